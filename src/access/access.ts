@@ -1,0 +1,68 @@
+import type { AuthContext } from '../auth/context.js';
+import { ident, type SqlBuilder } from '../db/sql.js';
+import { forbidden } from '../errors.js';
+import type { Table } from '../dictionary/model.js';
+
+/**
+ * Which table access levels (list 5) a role's UserLevel reaches:
+ * S (position 0) -> System (4) and System+Client (6); C (position 1) -> Client (2), 6 and
+ * Client+Org (3); O (position 2) -> Org (1) and Client+Org (3); All (7) is open to everyone.
+ */
+export function tableAccessAllowed(userLevel: string, accessLevel: string): boolean {
+  const s = userLevel[0] === 'S';
+  const c = userLevel[1] === 'C';
+  const o = userLevel[2] === 'O';
+  switch (accessLevel) {
+    case '7':
+      return true;
+    case '4':
+      return s;
+    case '6':
+      return s || c;
+    case '2':
+      return c;
+    case '3':
+      return c || o;
+    case '1':
+      return o;
+    default:
+      return false;
+  }
+}
+
+export function assertTableAccess(auth: AuthContext, table: Table): void {
+  if (!tableAccessAllowed(auth.userLevel, table.accessLevel)) throw forbidden('Access denied', `Access denied for table: ${table.name}`);
+}
+
+/**
+ * The row filter every read carries: the caller's client plus shared System rows, and only
+ * organisations the role reaches (org 0 is always readable).
+ */
+export function readPredicate(auth: AuthContext, table: Table, alias: string, sql: SqlBuilder): string {
+  const parts: string[] = [];
+  const a = ident(alias);
+  if (table.byName.has('ad_client_id')) {
+    parts.push(auth.clientId === 0 ? `${a}."ad_client_id" = 0` : `${a}."ad_client_id" IN (0, ${sql.param(auth.clientId)})`);
+  }
+  if (auth.orgIds && table.byName.has('ad_org_id')) {
+    parts.push(`${a}."ad_org_id" = ANY(${sql.param(auth.orgIds)}::bigint[])`);
+  }
+  return parts.length ? parts.join(' AND ') : 'TRUE';
+}
+
+/** A write may only touch the caller's own client and organisations it may write. */
+export function assertWritableRow(auth: AuthContext, table: Table, clientId: number | null, orgId: number | null, action: 'create' | 'update' | 'delete'): void {
+  if (!tableAccessAllowed(auth.userLevel, table.accessLevel)) {
+    throw forbidden(action === 'delete' ? 'Delete error' : 'Update error', 'Role does not have access');
+  }
+  if (clientId !== null && clientId !== auth.clientId) {
+    if (action === 'create') throw forbidden('Update error', 'You are not allowed to create a record for another tenant');
+    throw forbidden('Access denied', clientId === 0 ? 'System records are read-only' : 'The record belongs to another tenant');
+  }
+  if (orgId !== null && orgId !== 0 && auth.orgIds && !auth.orgIds.includes(orgId)) {
+    throw forbidden('Access denied', `No access to organization ${orgId}`);
+  }
+  if (orgId !== null && auth.readOnlyOrgIds.includes(orgId)) {
+    throw forbidden('Access denied', `Organization ${orgId} is read-only for this role`);
+  }
+}

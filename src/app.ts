@@ -1,0 +1,30 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { healthRoutes } from './health/routes.js';
+import { registerErrorHandlers } from './http/errors.js';
+import { modelReadRoutes } from './records/http/models-routes.js';
+import { modelWriteRoutes } from './records/http/model-write-routes.js';
+import { batchRoutes } from './batch/batch-routes.js';
+import type { Services } from './services.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes reachable without a bearer token. */
+    public?: boolean;
+  }
+}
+
+/** Builds the HTTP application from the capability route modules. */
+export async function buildApp(s: Services): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: s.log as unknown as FastifyBaseLogger,
+    bodyLimit: 64 * 1024 * 1024,
+    disableRequestLogging: s.config.logLevel !== 'debug' && s.config.logLevel !== 'trace',
+    routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 },
+  });
+  registerErrorHandlers(app);
+  await healthRoutes(app, s);
+  await modelReadRoutes(app, s);
+  await modelWriteRoutes(app, s);
+  await batchRoutes(app, s);
+  return app;
+}

@@ -1,0 +1,390 @@
+import { ApiError, badRequest, unauthorized } from '../errors.js';
+import { MAX_PASSWORD_LENGTH, hashPassword, isPhc, verifyPassword } from './passwords.js';
+import { AUTH_DEFAULTS, type AuthService, type LoginSelection, type TokenPair } from './service.js';
+import { openSession } from './sessions.js';
+import { ts, tsMillis } from './util.js';
+
+export const AUTH_ERROR = 'Authenticate error';
+export const BAD_CREDENTIALS = 'Invalid user name or password';
+
+export const authError = (detail: string): ApiError => unauthorized(AUTH_ERROR, detail);
+
+const tooManyLogins = (retryAfterSeconds: number): ApiError =>
+  new ApiError(429, 'Too Many Requests', 'Too many failed login attempts; try again later', { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+interface UserRow {
+  ad_user_id: number;
+  name: string;
+  password: string | null;
+  islocked: string | null;
+  dateaccountlocked: unknown;
+  failedlogincount: number | null;
+  isexpired: string | null;
+}
+
+export interface RoleChoice {
+  id: number;
+  name: string;
+  clientId: number;
+  clientName: string;
+  clientValue: string | null;
+}
+
+export interface IdName {
+  id: number;
+  name: string;
+}
+
+/** The user behind a successful password check and the roles it may log in with. */
+export interface LoginUser {
+  userId: number;
+  userName: string;
+  roles: RoleChoice[];
+}
+
+/** The login parameters: ids, or names/values where the original API accepts them. */
+export interface LoginParameters {
+  clientId?: unknown;
+  roleId?: unknown;
+  organizationId?: unknown;
+  warehouseId?: unknown;
+  language?: unknown;
+}
+
+/** Which response keys were resolved by name or inferred (and so are echoed in the response). */
+interface Resolved {
+  clientId?: number;
+  roleId?: number;
+  organizationId?: number;
+  warehouseId?: number;
+}
+
+const isBlank = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
+const asId = (v: unknown): number | null => {
+  if (typeof v === 'number' && Number.isInteger(v)) return v;
+  if (typeof v === 'string' && /^\s*\d+\s*$/.test(v)) return Number(v);
+  return null;
+};
+
+/** Roles a user may log in with: assigned, active, of an active client, RoleType WebService or blank. */
+export async function eligibleRoles(auth: AuthService, userIds: number[]): Promise<RoleChoice[]> {
+  const { rows } = await auth.s.db.query<{ ad_role_id: number; name: string; ad_client_id: number; client_name: string; client_value: string | null }>(
+    `SELECT DISTINCT r.ad_role_id, r.name, r.ad_client_id, c.name AS client_name, c.value AS client_value
+       FROM ad_user_roles ur
+       JOIN ad_role r ON r.ad_role_id = ur.ad_role_id
+       JOIN ad_client c ON c.ad_client_id = r.ad_client_id
+      WHERE ur.ad_user_id = ANY($1::bigint[]) AND ur.isactive = 'Y' AND r.isactive = 'Y' AND c.isactive = 'Y'
+        AND (r.roletype IS NULL OR btrim(r.roletype) = '' OR r.roletype = 'WS')
+      ORDER BY c.name, r.name`,
+    [userIds],
+  );
+  return rows.map((r) => ({ id: Number(r.ad_role_id), name: r.name, clientId: Number(r.ad_client_id), clientName: r.client_name, clientValue: r.client_value }));
+}
+
+export function clientsOf(roles: RoleChoice[]): IdName[] {
+  const seen = new Map<number, string>();
+  for (const r of roles) if (!seen.has(r.clientId)) seen.set(r.clientId, r.clientName);
+  return [...seen].map(([id, name]) => ({ id, name }));
+}
+
+/**
+ * Checks user name and password. Unknown users cost the same hashing work as known ones and
+ * get the same answer. Failures are counted per user name and per remote address in memory
+ * (429 beyond the limits) and per account in AD_User.FailedLoginCount, which locks the account.
+ */
+export async function checkCredentials(auth: AuthService, body: unknown, remoteAddr: string): Promise<LoginUser> {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const userName = b.userName;
+  const password = b.password;
+  if (typeof userName !== 'string' || typeof password !== 'string' || userName.trim() === '' || password === '') {
+    throw badRequest('Bad Request', 'userName and password are required');
+  }
+  if (userName.length > 256 || password.length > MAX_PASSWORD_LENGTH) throw authError(BAD_CREDENTIALS);
+
+  const windowMs = await auth.minutes('REST_LOGIN_FAILURE_WINDOW_MINUTES');
+  const maxAttempts = await auth.int('REST_LOGIN_MAX_FAILED_ATTEMPTS');
+  const maxPerAddress = await auth.int('REST_LOGIN_MAX_FAILURES_PER_ADDRESS');
+  const nameKey = `user:${userName.trim().toLowerCase()}`;
+  const addrKey = `addr:${remoteAddr}`;
+  if ((maxPerAddress > 0 && auth.failures.count(addrKey, windowMs) >= maxPerAddress) || (maxAttempts > 0 && auth.failures.count(nameKey, windowMs) >= maxAttempts)) {
+    throw tooManyLogins(windowMs / 1000);
+  }
+
+  const byEmail = await auth.s.sysConfig.getBool('USE_EMAIL_FOR_LOGIN', false);
+  const { rows: candidates } = await auth.s.db.query<UserRow>(
+    `SELECT ad_user_id, name, password, islocked, dateaccountlocked, failedlogincount, isexpired
+       FROM ad_user WHERE isactive = 'Y' AND (name = $1 OR ($2 AND lower(btrim(email)) = lower(btrim($1))))
+      ORDER BY ad_user_id`,
+    [userName, byEmail],
+  );
+
+  let matched: UserRow | null = null;
+  if (!candidates.length) await verifyPassword(null, password);
+  for (const c of candidates) {
+    if (await verifyPassword(c.password, password)) {
+      matched = c;
+      break;
+    }
+  }
+  const now = Date.now();
+
+  if (!matched) {
+    auth.failures.add(nameKey, now);
+    auth.failures.add(addrKey, now);
+    // Runs for unknown names too (on no rows), so both cases cost the same round trip.
+    await auth.s.db.query(
+      `UPDATE ad_user SET failedlogincount = COALESCE(failedlogincount, 0) + 1,
+              islocked = CASE WHEN $2 > 0 AND COALESCE(failedlogincount, 0) + 1 >= $2 THEN 'Y' ELSE islocked END,
+              dateaccountlocked = CASE WHEN $2 > 0 AND COALESCE(failedlogincount, 0) + 1 >= $2 AND COALESCE(islocked, 'N') <> 'Y' THEN $3::timestamp ELSE dateaccountlocked END
+        WHERE ad_user_id = ANY($1::bigint[])`,
+      [candidates.map((c) => Number(c.ad_user_id)), maxAttempts, ts(now)],
+    );
+    throw authError(BAD_CREDENTIALS);
+  }
+
+  const userId = Number(matched.ad_user_id);
+  if (matched.islocked === 'Y') {
+    // REST_LOGIN_LOCK_MINUTES > 0: the lock ends by itself; 0: only an administrator (or a password reset) unlocks.
+    const lockMinutes = Number(await auth.s.sysConfig.get('REST_LOGIN_LOCK_MINUTES') ?? AUTH_DEFAULTS.REST_LOGIN_LOCK_MINUTES);
+    const lockMs = Number.isFinite(lockMinutes) ? lockMinutes * 60_000 : AUTH_DEFAULTS.REST_LOGIN_LOCK_MINUTES * 60_000;
+    const lockedAt = tsMillis(matched.dateaccountlocked) ?? now;
+    if (lockMs > 0 && now - lockedAt >= lockMs) {
+      await auth.s.db.query(`UPDATE ad_user SET islocked = 'N', failedlogincount = 0, dateaccountlocked = NULL WHERE ad_user_id = $1`, [userId]);
+    } else {
+      throw tooManyLogins(lockMs > 0 ? (lockedAt + lockMs - now) / 1000 : windowMs / 1000);
+    }
+  }
+  if (matched.isexpired === 'Y') throw authError('The password has expired; reset it before logging in');
+
+  auth.failures.reset(nameKey);
+  const newHash = matched.password && !isPhc(matched.password) ? await hashPassword(password) : null;
+  await auth.s.db.query(
+    `UPDATE ad_user SET failedlogincount = 0, datelastlogin = $2, password = COALESCE($3, password) WHERE ad_user_id = $1`,
+    [userId, ts(now), newHash],
+  );
+  const roles = await eligibleRoles(auth, [userId]);
+  if (!roles.length) throw authError('The user has no role that may log in through the REST API (Role Type WebService or blank)');
+  return { userId, userName: matched.name, roles };
+}
+
+/** The login choices of a user, resolving ids or names/values and checking that they belong together. */
+export class LoginResolver {
+  constructor(
+    private readonly auth: AuthService,
+    readonly user: LoginUser,
+  ) {}
+
+  static async forUser(auth: AuthService, userId: number, notChangedSince?: number): Promise<LoginResolver> {
+    const { rows } = await auth.s.db.query<{ ad_user_id: number; name: string; islocked: string | null; datepasswordchanged: unknown }>(
+      `SELECT ad_user_id, name, islocked, datepasswordchanged FROM ad_user WHERE ad_user_id = $1 AND isactive = 'Y'`,
+      [userId],
+    );
+    const u = rows[0];
+    if (!u) throw unauthorized('Invalid token', 'The user of this token is no longer active');
+    if (u.islocked === 'Y') throw unauthorized('Invalid token', 'The account is locked');
+    const changed = tsMillis(u.datepasswordchanged);
+    // A first-step token issued before a password change is no longer good.
+    if (notChangedSince !== undefined && changed !== null && changed > notChangedSince + 999) {
+      throw unauthorized('Invalid token', 'The token was revoked');
+    }
+    return new LoginResolver(auth, { userId, userName: u.name, roles: await eligibleRoles(auth, [userId]) });
+  }
+
+  clients(allowed?: number[]): IdName[] {
+    const list = clientsOf(this.user.roles);
+    return allowed ? list.filter((c) => allowed.includes(c.id)) : list;
+  }
+
+  client(v: unknown, allowed?: number[]): { id: number; byName: boolean } {
+    const clients = this.clients(allowed);
+    if (isBlank(v)) {
+      if (clients.length === 1) return { id: clients[0]!.id, byName: true };
+      throw authError('Missing clientId parameter');
+    }
+    const id = asId(v);
+    if (id !== null) {
+      if (!clients.some((c) => c.id === id)) throw authError('Invalid client');
+      return { id, byName: false };
+    }
+    const name = String(v);
+    const role = this.user.roles.find((r) => (r.clientValue === name || r.clientName === name) && clients.some((c) => c.id === r.clientId));
+    if (!role) throw authError('Client name not found');
+    return { id: role.clientId, byName: true };
+  }
+
+  roles(clientId: number): IdName[] {
+    return this.user.roles.filter((r) => r.clientId === clientId).map((r) => ({ id: r.id, name: r.name }));
+  }
+
+  async role(clientId: number, v: unknown): Promise<{ id: number; byName: boolean }> {
+    const roles = this.roles(clientId);
+    if (isBlank(v)) {
+      if (roles.length === 1) return { id: roles[0]!.id, byName: true };
+      throw authError('Missing roleId parameter');
+    }
+    const id = asId(v);
+    const found = id !== null ? roles.find((r) => r.id === id) : roles.find((r) => r.name === String(v));
+    if (found) return { id: found.id, byName: id === null };
+    // Distinguish a role that exists for the user but may not log in through REST.
+    const { rows } = await this.auth.s.db.query(
+      `SELECT 1 FROM ad_user_roles ur JOIN ad_role r ON r.ad_role_id = ur.ad_role_id
+        WHERE ur.ad_user_id = $1 AND ur.isactive = 'Y' AND r.ad_client_id = $2 AND (r.ad_role_id = $3 OR r.name = $4)`,
+      [this.user.userId, clientId, id ?? -1, String(v)],
+    );
+    if (rows.length) throw authError('This role may not log in through the REST API: its Role Type must be WebService or blank');
+    throw authError(id !== null ? 'Invalid roleId' : 'Role name not found');
+  }
+
+  /** Organisations the role (or the user, when the role uses user org access) may log in to. */
+  async organizations(clientId: number, roleId: number): Promise<(IdName & { value: string | null })[]> {
+    const db = this.auth.s.db;
+    const { rows: rr } = await db.query<{ isaccessallorgs: string | null; isuseuserorgaccess: string | null }>(
+      'SELECT isaccessallorgs, isuseuserorgaccess FROM ad_role WHERE ad_role_id = $1',
+      [roleId],
+    );
+    const role = rr[0];
+    if (!role) return [];
+    let filter = '';
+    const params: unknown[] = [clientId];
+    if (role.isaccessallorgs !== 'Y') {
+      const access = await this.auth.orgAccessRows(roleId, this.user.userId, role.isuseuserorgaccess === 'Y');
+      params.push(access.map((a) => a.id));
+      filter = 'AND o.ad_org_id = ANY($2::bigint[])';
+    }
+    const { rows } = await db.query<{ ad_org_id: number; name: string; value: string | null }>(
+      `SELECT o.ad_org_id, o.name, o.value FROM ad_org o
+        WHERE o.isactive = 'Y' AND COALESCE(o.issummary, 'N') = 'N' AND (o.ad_client_id = $1 OR o.ad_org_id = 0) ${filter}
+        ORDER BY o.ad_org_id = 0 DESC, o.name`,
+      params,
+    );
+    return rows.map((r) => ({ id: Number(r.ad_org_id), name: r.name, value: r.value }));
+  }
+
+  async organization(clientId: number, roleId: number, v: unknown): Promise<{ id: number; byName: boolean }> {
+    const orgs = await this.organizations(clientId, roleId);
+    if (isBlank(v)) {
+      const real = orgs.filter((o) => o.id !== 0);
+      if (orgs.length === 1) return { id: orgs[0]!.id, byName: true };
+      if (orgs.some((o) => o.id === 0)) return { id: 0, byName: false };
+      if (real.length === 1) return { id: real[0]!.id, byName: true };
+      throw authError('Missing organizationId parameter');
+    }
+    const id = asId(v);
+    const found = id !== null ? orgs.find((o) => o.id === id) : orgs.find((o) => o.name === String(v) || o.value === String(v));
+    if (!found) throw authError(id !== null ? 'Invalid organizationId' : 'Organization name not found');
+    return { id: found.id, byName: id === null };
+  }
+
+  async warehouses(clientId: number, orgId: number): Promise<(IdName & { value: string | null })[]> {
+    if (orgId <= 0) return [];
+    const { rows } = await this.auth.s.db.query<{ m_warehouse_id: number; name: string; value: string | null }>(
+      `SELECT m_warehouse_id, name, value FROM m_warehouse WHERE isactive = 'Y' AND ad_client_id = $1 AND ad_org_id = $2 ORDER BY name`,
+      [clientId, orgId],
+    );
+    return rows.map((r) => ({ id: Number(r.m_warehouse_id), name: r.name, value: r.value }));
+  }
+
+  async warehouse(clientId: number, orgId: number, v: unknown): Promise<{ id: number; byName: boolean }> {
+    if (isBlank(v)) return { id: 0, byName: false };
+    const id = asId(v);
+    if (id === 0) return { id: 0, byName: false };
+    const list = await this.warehouses(clientId, orgId);
+    const found = id !== null ? list.find((w) => w.id === id) : list.find((w) => w.name === String(v) || w.value === String(v));
+    if (!found) throw authError(id !== null ? 'Invalid warehouseId' : 'Warehouse name not found');
+    return { id: found.id, byName: id === null };
+  }
+
+  /** The client's default language, else the base language, else en_US. */
+  async defaultLanguage(clientId: number): Promise<string> {
+    const { rows } = await this.auth.s.db.query<{ ad_language: string | null }>(
+      `SELECT COALESCE((SELECT ad_language FROM ad_client WHERE ad_client_id = $1),
+                       (SELECT ad_language FROM ad_language WHERE isbaselanguage = 'Y' AND isactive = 'Y' ORDER BY ad_language LIMIT 1)) AS ad_language`,
+      [clientId],
+    );
+    return rows[0]?.ad_language || 'en_US';
+  }
+
+  async language(clientId: number, v: unknown): Promise<string> {
+    if (isBlank(v)) return this.defaultLanguage(clientId);
+    if (typeof v !== 'string' || v.length > 10) throw authError('Invalid language');
+    const { rows } = await this.auth.s.db.query<{ ad_language: string }>(
+      `SELECT ad_language FROM ad_language WHERE ad_language = $1 AND isactive = 'Y' AND (issystemlanguage = 'Y' OR isbaselanguage = 'Y')`,
+      [v.trim()],
+    );
+    if (!rows.length) throw authError('Invalid language');
+    return rows[0]!.ad_language;
+  }
+
+  /** Resolves all parameters to one consistent selection (without a session yet). */
+  async resolve(p: LoginParameters, allowedClients?: number[]): Promise<{ sel: Omit<LoginSelection, 'sessionId'>; shown: Resolved }> {
+    const shown: Resolved = {};
+    const c = this.client(p.clientId, allowedClients);
+    if (c.byName) shown.clientId = c.id;
+    const r = await this.role(c.id, p.roleId);
+    if (r.byName) shown.roleId = r.id;
+    const o = await this.organization(c.id, r.id, p.organizationId);
+    if (o.byName) shown.organizationId = o.id;
+    const w = await this.warehouse(c.id, o.id, p.warehouseId);
+    if (w.byName) shown.warehouseId = w.id;
+    const language = await this.language(c.id, p.language);
+    return {
+      sel: { clientId: c.id, userId: this.user.userId, userName: this.user.userName, roleId: r.id, orgId: o.id, warehouseId: w.id, language },
+      shown,
+    };
+  }
+}
+
+/** Opens the session and issues the token pair; returns the final login response in the original key order. */
+export async function completeLogin(
+  auth: AuthService,
+  sel: Omit<LoginSelection, 'sessionId'>,
+  shown: Resolved,
+  remoteAddr: string,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
+  const { rows } = await auth.s.db.query<Record<string, unknown>>('SELECT * FROM ad_role WHERE ad_role_id = $1', [sel.roleId]);
+  const menuTreeId = Number(rows[0]?.ad_tree_menu_id ?? 0) || 10;
+  const pair: TokenPair = await auth.s.db.tx(async (tx) => {
+    const sessionId = await openSession(tx, { clientId: sel.clientId, orgId: sel.orgId, roleId: sel.roleId, userId: sel.userId, remoteAddr });
+    return auth.issuePair(tx, { ...sel, sessionId });
+  });
+  const out: Record<string, unknown> = { ...extra };
+  if (shown.clientId !== undefined) out.clientId = shown.clientId;
+  out.userId = sel.userId;
+  if (shown.roleId !== undefined) out.roleId = shown.roleId;
+  if (shown.organizationId !== undefined) out.organizationId = shown.organizationId;
+  if (shown.warehouseId !== undefined) out.warehouseId = shown.warehouseId;
+  out.language = sel.language;
+  out.menuTreeId = menuTreeId;
+  out.token = pair.token;
+  out.refresh_token = pair.refresh_token;
+  return out;
+}
+
+/**
+ * POST /auth/tokens. With parameters: a one-step login. Without: the first step, {clients, token}
+ * and, when there is exactly one client, role and organisation, the full login as well.
+ */
+export async function postTokens(auth: AuthService, body: unknown, remoteAddr: string): Promise<Record<string, unknown>> {
+  const user = await checkCredentials(auth, body, remoteAddr);
+  const resolver = new LoginResolver(auth, user);
+  const params = (body as { parameters?: unknown }).parameters;
+  if (params !== undefined && params !== null) {
+    if (typeof params !== 'object' || Array.isArray(params)) throw badRequest('Bad Request', 'parameters must be an object');
+    const { sel, shown } = await resolver.resolve(params as LoginParameters);
+    return completeLogin(auth, sel, shown, remoteAddr);
+  }
+  const clients = resolver.clients();
+  const token = await auth.issueStepToken(user.userId, user.userName, clients.map((c) => c.id));
+  if (clients.length === 1) {
+    const roles = resolver.roles(clients[0]!.id);
+    if (roles.length === 1) {
+      const orgs = await resolver.organizations(clients[0]!.id, roles[0]!.id);
+      if (orgs.length === 1) {
+        const { sel, shown } = await resolver.resolve({});
+        return completeLogin(auth, sel, shown, remoteAddr, { clients });
+      }
+    }
+  }
+  return { clients, token };
+}

@@ -1,0 +1,41 @@
+import { hash, verify, type Options } from '@node-rs/argon2';
+import { secretEquals } from '../health/health.js';
+
+/** argon2id (algorithm 2) with the library's defaults: 19 MiB, 2 passes, 1 lane. */
+const ARGON2ID: Options = { algorithm: 2 as NonNullable<Options['algorithm']> };
+
+/** Longest password accepted anywhere: bounds the hashing work an attacker can request. */
+export const MAX_PASSWORD_LENGTH = 1024;
+
+export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2ID);
+
+let dummy: Promise<string> | null = null;
+/** A hash of a random value, verified against when there is no account, so timing stays the same. */
+export function dummyHash(): Promise<string> {
+  dummy ??= hash(`dummy-${Math.random()}-${Date.now()}`, ARGON2ID);
+  return dummy;
+}
+
+export const isPhc = (stored: string): boolean => stored.startsWith('$argon2');
+
+/**
+ * Checks a password against AD_User.Password. An argon2 PHC string is verified; any other
+ * stored value is a legacy clear-text password, compared in constant time (the caller then
+ * upgrades it to argon2id). A missing password never matches, after the same work.
+ */
+export async function verifyPassword(stored: string | null | undefined, password: string): Promise<boolean> {
+  if (!stored) {
+    await verify(await dummyHash(), password).catch(() => false);
+    return false;
+  }
+  if (isPhc(stored)) {
+    try {
+      return await verify(stored, password);
+    } catch {
+      return false;
+    }
+  }
+  // Same hashing work as the argon2 path, then a constant-time comparison.
+  await verify(await dummyHash(), password).catch(() => false);
+  return secretEquals(stored, password);
+}

@@ -1,0 +1,239 @@
+import type { Queryable } from '../db/types.js';
+import type { Services } from '../services.js';
+import type { AuthContext, LoginStep } from './context.js';
+import { SigningKeys } from './jwt-keys.js';
+import { SessionRegistry } from './sessions.js';
+import { FailureWindow, insertRow, LruMap, minutesToMs, randomSecret, sha256, ts } from './util.js';
+
+/** Defaults of the SysConfig keys read by the authentication capability (see docs/auth.md). */
+export const AUTH_DEFAULTS = {
+  REST_TOKEN_EXPIRE_IN_MINUTES: 60,
+  REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES: 1440,
+  REST_TOKEN_ABSOLUTE_EXPIRE_IN_MINUTES: 10080,
+  REST_LOGIN_MAX_FAILED_ATTEMPTS: 5,
+  REST_LOGIN_LOCK_MINUTES: 15,
+  REST_LOGIN_MAX_FAILURES_PER_ADDRESS: 20,
+  REST_LOGIN_FAILURE_WINDOW_MINUTES: 15,
+} as const;
+
+/** What a full login selected; the claims of an access token. */
+export interface LoginSelection {
+  clientId: number;
+  userId: number;
+  userName: string;
+  roleId: number;
+  orgId: number;
+  warehouseId: number;
+  language: string;
+  sessionId: number;
+}
+
+/** Claim names of the access token, as in the original API. */
+export interface AccessClaims {
+  AD_Client_ID: number;
+  AD_User_ID: number;
+  AD_Role_ID: number;
+  AD_Org_ID: number;
+  M_Warehouse_ID?: number;
+  AD_Language: string;
+  AD_Session_ID: number;
+}
+
+export const claimsOf = (s: LoginSelection): AccessClaims => ({
+  AD_Client_ID: s.clientId,
+  AD_User_ID: s.userId,
+  AD_Role_ID: s.roleId,
+  AD_Org_ID: s.orgId,
+  ...(s.orgId > 0 && s.warehouseId > 0 ? { M_Warehouse_ID: s.warehouseId } : {}),
+  AD_Language: s.language,
+  AD_Session_ID: s.sessionId,
+});
+
+interface RoleAccess {
+  at: number;
+  userLevel: string;
+  isClientAdministrator: boolean;
+  orgIds: number[] | null;
+  readOnlyOrgIds: number[];
+}
+
+export interface TokenPair {
+  token: string;
+  refresh_token: string;
+}
+
+/** Continuation of a refresh family on rotation. */
+export interface FamilyLink {
+  familyId: string;
+  parentHash: string;
+  absoluteExpiresAt: number;
+}
+
+const ROLE_ACCESS_TTL_MS = 60_000;
+
+/** State and helpers shared by the authentication routes and the authentication hook. */
+export class AuthService {
+  readonly keys: SigningKeys;
+  readonly sessions: SessionRegistry;
+  /** Verified access tokens until their expiry: the hot path does no crypto and no I/O. */
+  readonly verified = new LruMap<string, { exp: number; claims: AccessClaims | null; step: LoginStep | null }>(20_000);
+  readonly failures = new FailureWindow();
+  #roleAccess = new Map<string, RoleAccess>();
+  #maxLifetimeMs: number = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES * 60_000;
+  #timer: NodeJS.Timeout | null = null;
+
+  constructor(readonly s: Services) {
+    this.keys = new SigningKeys(s.db, () => this.#maxLifetimeMs);
+    this.sessions = new SessionRegistry(s.db, () => this.#maxLifetimeMs);
+  }
+
+  async start(): Promise<void> {
+    await this.#computeMaxLifetime();
+    await this.keys.start();
+    await this.sessions.start();
+    this.#timer = setInterval(() => {
+      this.sessions.prune();
+      this.#computeMaxLifetime().catch(() => undefined);
+    }, 5 * 60_000);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    await this.keys.stop();
+    await this.sessions.stop();
+  }
+
+  /** The longest token lifetime configured anywhere: how long retired keys and ended sessions are remembered. */
+  async #computeMaxLifetime(): Promise<void> {
+    const { rows } = await this.s.db.query<{ value: string | null }>(
+      `SELECT value FROM ad_sysconfig WHERE isactive = 'Y' AND name IN ('REST_TOKEN_EXPIRE_IN_MINUTES', 'REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES')`,
+    );
+    let max = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES;
+    for (const r of rows) {
+      const n = Number(r.value);
+      if (Number.isFinite(n) && n > max) max = n;
+    }
+    this.#maxLifetimeMs = max * 60_000;
+  }
+
+  async minutes(name: keyof typeof AUTH_DEFAULTS, clientId = 0, orgId = 0): Promise<number> {
+    return minutesToMs(await this.s.sysConfig.getInt(name, AUTH_DEFAULTS[name], clientId, orgId), AUTH_DEFAULTS[name]);
+  }
+
+  async int(name: keyof typeof AUTH_DEFAULTS, clientId = 0): Promise<number> {
+    const n = await this.s.sysConfig.getInt(name, AUTH_DEFAULTS[name], clientId);
+    return Number.isFinite(n) ? Math.floor(n) : AUTH_DEFAULTS[name];
+  }
+
+  /** The first-step token: user and allowed clients only, usable on /api/v1/auth/* routes. */
+  async issueStepToken(userId: number, userName: string, clientIds: number[]): Promise<string> {
+    const exp = Date.now() + (await this.minutes('REST_TOKEN_EXPIRE_IN_MINUTES'));
+    return this.keys.sign({ Clients: clientIds.join(','), AD_User_ID: userId }, exp, userName);
+  }
+
+  /**
+   * Signs an access token and a refresh token and stores the refresh token (hashed) in the
+   * caller's transaction. A new login starts a family; a rotation continues one.
+   */
+  async issuePair(q: Queryable, sel: LoginSelection, link?: FamilyLink): Promise<TokenPair> {
+    const now = Date.now();
+    const accessExp = now + (await this.minutes('REST_TOKEN_EXPIRE_IN_MINUTES', sel.clientId));
+    const absolute = link?.absoluteExpiresAt ?? now + (await this.minutes('REST_TOKEN_ABSOLUTE_EXPIRE_IN_MINUTES', sel.clientId));
+    const refreshExp = Math.min(now + (await this.minutes('REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES', sel.clientId)), absolute);
+    const token = await this.keys.sign({ ...claimsOf(sel) }, accessExp, sel.userName);
+    const jti = Buffer.from(randomSecret(32), 'base64url').toString('hex');
+    const refresh = await this.keys.sign({ jti, token_use: 'refresh', ...claimsOf(sel) }, refreshExp, sel.userName);
+    await insertRow(
+      q,
+      'REST_RefreshToken',
+      {
+        token: sha256(token),
+        refreshtoken: sha256(jti),
+        parenttoken: link?.parentHash ?? null,
+        expiresat: ts(refreshExp),
+        absoluteexpiresat: ts(absolute),
+        revokedat: null,
+        rest_revokecause: null,
+        ad_user_id: sel.userId,
+        ad_session_id: sel.sessionId,
+        familyid: link?.familyId ?? randomUuid(),
+      },
+      { clientId: sel.clientId, orgId: sel.orgId, userId: sel.userId },
+    );
+    return { token, refresh_token: refresh };
+  }
+
+  /** The request context of an access token; role and organisation access are cached per role and user. */
+  async contextOf(c: AccessClaims): Promise<AuthContext> {
+    const access = await this.roleAccess(c.AD_Role_ID, c.AD_User_ID);
+    return {
+      clientId: c.AD_Client_ID,
+      userId: c.AD_User_ID,
+      roleId: c.AD_Role_ID,
+      orgId: c.AD_Org_ID,
+      warehouseId: c.M_Warehouse_ID ?? 0,
+      language: c.AD_Language,
+      sessionId: c.AD_Session_ID,
+      userLevel: access.userLevel,
+      orgIds: access.orgIds,
+      readOnlyOrgIds: access.readOnlyOrgIds,
+      isClientAdministrator: access.isClientAdministrator,
+    };
+  }
+
+  roleAccessCached(roleId: number, userId: number): RoleAccess | null {
+    const hit = this.#roleAccess.get(`${roleId}:${userId}`);
+    return hit && Date.now() - hit.at < ROLE_ACCESS_TTL_MS ? hit : null;
+  }
+
+  async roleAccess(roleId: number, userId: number): Promise<RoleAccess> {
+    const hit = this.roleAccessCached(roleId, userId);
+    if (hit) return hit;
+    const { rows } = await this.s.db.query<{ userlevel: string | null; isclientadministrator: string | null; isaccessallorgs: string | null; isuseuserorgaccess: string | null }>(
+      'SELECT userlevel, isclientadministrator, isaccessallorgs, isuseuserorgaccess FROM ad_role WHERE ad_role_id = $1',
+      [roleId],
+    );
+    const r = rows[0];
+    let orgIds: number[] | null = null;
+    const readOnly: number[] = [];
+    if (r && r.isaccessallorgs !== 'Y') {
+      const orgs = await this.orgAccessRows(roleId, userId, r.isuseuserorgaccess === 'Y');
+      const set = new Set<number>([0]);
+      for (const o of orgs) {
+        set.add(o.id);
+        if (o.readOnly) readOnly.push(o.id);
+      }
+      orgIds = [...set].sort((a, b) => a - b);
+    }
+    const access: RoleAccess = {
+      at: Date.now(),
+      userLevel: (r?.userlevel ?? '  O').padEnd(3, ' '),
+      isClientAdministrator: r?.isclientadministrator === 'Y',
+      orgIds,
+      readOnlyOrgIds: readOnly,
+    };
+    this.#roleAccess.set(`${roleId}:${userId}`, access);
+    if (this.#roleAccess.size > 10_000) this.#roleAccess.delete(this.#roleAccess.keys().next().value as string);
+    return access;
+  }
+
+  /** Active organisation access rows of a role, or of the user when the role says so. */
+  async orgAccessRows(roleId: number, userId: number, useUserOrgAccess: boolean): Promise<{ id: number; readOnly: boolean }[]> {
+    const { rows } = useUserOrgAccess
+      ? await this.s.db.query<{ ad_org_id: number; isreadonly: string | null }>(
+          `SELECT ad_org_id, isreadonly FROM ad_user_orgaccess WHERE ad_user_id = $1 AND isactive = 'Y'`,
+          [userId],
+        )
+      : await this.s.db.query<{ ad_org_id: number; isreadonly: string | null }>(
+          `SELECT ad_org_id, isreadonly FROM ad_role_orgaccess WHERE ad_role_id = $1 AND isactive = 'Y'`,
+          [roleId],
+        );
+    return rows.map((o) => ({ id: Number(o.ad_org_id), readOnly: o.isreadonly === 'Y' }));
+  }
+}
+
+
+function randomUuid(): string {
+  return globalThis.crypto.randomUUID();
+}

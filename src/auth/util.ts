@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { nextId, uuidv7 } from '../db/ids.js';
+import type { Queryable } from '../db/types.js';
+
+/** SHA-256 in hex: how high-entropy secrets (refresh token ids, verified tokens) are stored. */
+export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** A URL-safe random secret of the given number of bytes. */
+export const randomSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
+
+/** A JS date as a `timestamp` (UTC, no zone) parameter; the Z is ignored by PostgreSQL on purpose. */
+export const ts = (d: Date | number): string => new Date(d).toISOString();
+
+/** A `timestamp` column value (UTC text from the type parsers) as milliseconds since the epoch. */
+export function tsMillis(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Date) return v.getTime();
+  const s = String(v).trim().replace(' ', 'T');
+  const t = Date.parse(/[zZ]|[+-]\d\d(:?\d\d)?$/.test(s) ? s : `${s}Z`);
+  return Number.isNaN(t) ? null : t;
+}
+
+/** Minutes from SysConfig as milliseconds; fractions are allowed (0.05 = 3 s), zero or less means the default. */
+export function minutesToMs(minutes: number, defMinutes: number): number {
+  const m = Number.isFinite(minutes) && minutes > 0 ? minutes : defMinutes;
+  return Math.round(m * 60_000);
+}
+
+/**
+ * Inserts one row of a dictionary table, filling the standard columns (key from the table's
+ * sequence, UUID, client, org, active flag, who and when). Column names are constants of the
+ * caller, values are always parameters.
+ */
+export async function insertRow(
+  q: Queryable,
+  table: string,
+  values: Record<string, unknown>,
+  who: { clientId?: number; orgId?: number; userId?: number } = {},
+): Promise<number> {
+  const t = table.toLowerCase();
+  const id = typeof values[`${t}_id`] === 'number' ? (values[`${t}_id`] as number) : await nextId(q, t);
+  const now = ts(Date.now());
+  const row: Record<string, unknown> = {
+    [`${t}_id`]: id,
+    [`${t}_uu`]: uuidv7(),
+    ad_client_id: who.clientId ?? 0,
+    ad_org_id: who.orgId ?? 0,
+    isactive: 'Y',
+    created: now,
+    createdby: who.userId ?? 0,
+    updated: now,
+    updatedby: who.userId ?? 0,
+    ...values,
+  };
+  const cols = Object.keys(row);
+  await q.query(
+    `INSERT INTO ${t} (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`,
+    cols.map((c) => row[c]),
+  );
+  return id;
+}
+
+/** A small least-recently-used map with a size bound. */
+export class LruMap<K, V> {
+  #map = new Map<K, V>();
+  constructor(private readonly max: number) {}
+  get(key: K): V | undefined {
+    const v = this.#map.get(key);
+    if (v !== undefined) {
+      this.#map.delete(key);
+      this.#map.set(key, v);
+    }
+    return v;
+  }
+  set(key: K, value: V): void {
+    this.#map.delete(key);
+    this.#map.set(key, value);
+    if (this.#map.size > this.max) this.#map.delete(this.#map.keys().next().value as K);
+  }
+  delete(key: K): void {
+    this.#map.delete(key);
+  }
+  clear(): void {
+    this.#map.clear();
+  }
+  get size(): number {
+    return this.#map.size;
+  }
+}
+
+/** Counts events per key in a sliding time window (in-memory, per instance). */
+export class FailureWindow {
+  #hits = new Map<string, number[]>();
+  count(key: string, windowMs: number, now = Date.now()): number {
+    const list = this.#hits.get(key);
+    if (!list) return 0;
+    const fresh = list.filter((t) => now - t < windowMs);
+    if (fresh.length) this.#hits.set(key, fresh);
+    else this.#hits.delete(key);
+    return fresh.length;
+  }
+  add(key: string, now = Date.now()): void {
+    const list = this.#hits.get(key) ?? [];
+    list.push(now);
+    if (list.length > 1000) list.splice(0, list.length - 1000);
+    this.#hits.set(key, list);
+    if (this.#hits.size > 100_000) this.#hits.delete(this.#hits.keys().next().value as string);
+  }
+  reset(key: string): void {
+    this.#hits.delete(key);
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -1,0 +1,82 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import type { AuthContext } from '../auth/context.js';
+import type { Tx } from '../db/types.js';
+import { badRequest } from '../errors.js';
+import { toApiError } from '../http/errors.js';
+import type { Services } from '../services.js';
+import { createOperation, deleteOperation, updateOperation, type OperationResult } from '../records/write/write-operations.js';
+import { BatchItemError, parseBatchBody, parseBatchItem, resolveReferences } from './batch-request.js';
+
+export interface BatchResult {
+  status: string;
+  statusCode: number;
+  body: unknown;
+}
+
+const result = (statusCode: number, body: unknown): BatchResult => ({ status: STATUS_CODES[statusCode] ?? 'Unknown', statusCode, body });
+
+async function runItem(s: Services, auth: AuthContext, tx: Tx, raw: unknown, done: BatchResult[]): Promise<OperationResult> {
+  const item = parseBatchItem(raw);
+  const body = resolveReferences(item.body ?? {}, done);
+  switch (item.method) {
+    case 'POST':
+      return createOperation(s, auth, tx, item.table, body);
+    case 'PUT':
+      return updateOperation(s, auth, tx, item.table, item.id!, body);
+    case 'DELETE':
+      return deleteOperation(s, auth, tx, item.table, item.id!);
+  }
+}
+
+function failure(e: unknown): BatchResult {
+  if (e instanceof BatchItemError) return result(e.statusCode, e.message);
+  const api = toApiError(e);
+  return result(api.status, api.toBody());
+}
+
+/** Thrown inside the shared transaction to roll it back after the first failed entry. */
+class StopBatch extends Error {}
+
+/**
+ * POST /api/v1/batch. transaction=true (default): one transaction, stop and roll back at the
+ * first failure, answer 400 with the results so far. transaction=false: one transaction per
+ * entry, all entries run, answer 200.
+ */
+export async function batchRoutes(app: FastifyInstance, s: Services): Promise<void> {
+  app.post('/api/v1/batch', async (req, reply) => {
+    const q = req.query as Record<string, string | undefined>;
+    const flag = (q.transaction ?? 'true').toLowerCase();
+    if (!['true', 'false'].includes(flag)) throw badRequest('Invalid query', 'transaction must be true or false');
+    const entries = parseBatchBody(req.body);
+    const results: BatchResult[] = [];
+    if (flag === 'false') {
+      for (const raw of entries) {
+        try {
+          const r = await s.db.tx((tx) => runItem(s, req.auth, tx, raw, results));
+          results.push(result(r.status, r.body));
+        } catch (e) {
+          results.push(failure(e));
+        }
+      }
+      return reply.code(200).send(results);
+    }
+    try {
+      await s.db.tx(async (tx) => {
+        for (const raw of entries) {
+          try {
+            const r = await tx.savepoint((sp) => runItem(s, req.auth, sp, raw, results));
+            results.push(result(r.status, r.body));
+          } catch (e) {
+            results.push(failure(e));
+            throw new StopBatch();
+          }
+        }
+      });
+    } catch (e) {
+      if (!(e instanceof StopBatch)) throw e;
+      return reply.code(400).send(results);
+    }
+    return reply.code(200).send(results);
+  });
+}

@@ -1,0 +1,47 @@
+import path from 'node:path';
+
+/** Typed configuration from environment variables, validated once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  cacheDir: string;
+  logLevel: string;
+  dbPoolSize: number;
+  healthCacheSeconds: number;
+  nodeId: string;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`Configuration ${name} must be an integer from ${min} to ${max}, got '${raw}'`);
+  }
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = env.LOG_LEVEL ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) throw new Error(`Configuration LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
+  const databaseUrl = env.DATABASE_URL && env.DATABASE_URL.trim() !== '' ? env.DATABASE_URL.trim() : null;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('Configuration DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  const dataDir = path.resolve(env.DICTUM_DATA_DIR ?? './data');
+  return {
+    port: int(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST ?? '0.0.0.0',
+    databaseUrl,
+    dataDir,
+    cacheDir: path.resolve(env.DICTUM_CACHE_DIR ?? path.join(path.dirname(dataDir), '.cache')),
+    logLevel,
+    dbPoolSize: int(env, 'DB_POOL_SIZE', 10, 1, 500),
+    healthCacheSeconds: int(env, 'REST_HEALTH_CACHE_DURATION', 20, 0, 86400),
+    nodeId: env.DICTUM_NODE_ID ?? '',
+  };
+}

@@ -1,0 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from './types.js';
+
+/** Next record id of a table, from its database sequence (described by its AD_Sequence row). */
+export async function nextId(q: Queryable, tableName: string): Promise<number> {
+  const { rows } = await q.query<{ id: number }>('SELECT nextval($1::regclass) AS id', [`${tableName.toLowerCase()}_sq`], { name: 'next_id' });
+  return Number(rows[0]!.id);
+}
+
+/** A time-ordered UUID (version 7): new records sort by creation and index well. */
+export function uuidv7(now = Date.now()): string {
+  const b = randomBytes(16);
+  b.writeUIntBE(now, 0, 6);
+  b[6] = (b[6]! & 0x0f) | 0x70;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

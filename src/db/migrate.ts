@@ -1,0 +1,26 @@
+import type { Db } from './types.js';
+import { migrations as allMigrations, type Migration } from './migrations/index.js';
+
+/**
+ * Applies pending migrations in one transaction. On a shared server an advisory lock makes
+ * concurrent starts of several instances wait for the first one instead of racing it.
+ */
+export async function migrate(db: Db, migrations: Migration[] = allMigrations): Promise<number[]> {
+  return db.tx(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dictum.migrate'))`);
+    await tx.query('CREATE SCHEMA IF NOT EXISTS dictum');
+    await tx.query(
+      'CREATE TABLE IF NOT EXISTS dictum.migration (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await tx.query<{ version: number }>('SELECT version FROM dictum.migration');
+    const done = new Set(rows.map((r) => Number(r.version)));
+    const applied: number[] = [];
+    for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (done.has(m.version)) continue;
+      await m.up(tx);
+      await tx.query('INSERT INTO dictum.migration (version, name) VALUES ($1, $2)', [m.version, m.name]);
+      applied.push(m.version);
+    }
+    return applied;
+  });
+}

@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { projectRoot } from '../paths.js';
+import { migrate } from './migrate.js';
+import { openPg } from './pg-db.js';
+import { openPglite } from './pglite-db.js';
+import type { Db } from './types.js';
+
+export interface OpenDatabaseOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  cacheDir: string;
+  poolSize?: number;
+  log?: Pick<Logger, 'info'>;
+}
+
+function listFiles(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...listFiles(p));
+    else out.push(p);
+  }
+  return out.sort();
+}
+
+/**
+ * Identifies the seeded database a build produces: the seed files, the code that turns them
+ * into a schema, and the embedded engine's version. A cached snapshot is reused only when
+ * all of them match.
+ */
+export function seedFingerprint(): string {
+  const h = createHash('sha256');
+  const dirs = ['seed', 'dist/src/db', 'dist/src/dictionary', 'dist/src/seed'].map((d) => path.join(projectRoot, d));
+  for (const file of dirs.flatMap(listFiles)) {
+    if (file.endsWith('.map')) continue;
+    h.update(path.relative(projectRoot, file));
+    h.update(fs.readFileSync(file));
+  }
+  const pgliteVersion = JSON.parse(fs.readFileSync(path.join(projectRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version;
+  h.update(String(pgliteVersion));
+  return h.digest('hex').slice(0, 16);
+}
+
+export const hasPgliteData = (dataDir: string): boolean => fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+
+/** The seeded snapshot for this build, creating it once in a scratch directory when missing. */
+export async function seededSnapshot(cacheDir: string, log?: Pick<Logger, 'info'>): Promise<Buffer> {
+  const file = path.join(cacheDir, `seeded-${seedFingerprint()}.tar.gz`);
+  if (fs.existsSync(file)) return fs.readFileSync(file);
+  log?.info({ file }, 'building the seeded database snapshot');
+  const db = await openPglite({});
+  try {
+    await migrate(db);
+    const blob = await db.dump();
+    const buf = Buffer.from(await blob.arrayBuffer());
+    fs.mkdirSync(cacheDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, buf);
+    fs.renameSync(tmp, file);
+    return buf;
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * Opens the database: a PostgreSQL server when DATABASE_URL is set, else embedded PGlite in the
+ * data directory. A new embedded database starts from the cached seeded snapshot; pending
+ * migrations are applied either way.
+ */
+export async function openDatabase(o: OpenDatabaseOptions): Promise<Db> {
+  if (o.databaseUrl) {
+    const db = await openPg({ connectionString: o.databaseUrl, max: o.poolSize });
+    try {
+      const applied = await migrate(db);
+      if (applied.length) o.log?.info({ applied }, 'migrations applied');
+    } catch (e) {
+      await db.close();
+      throw e;
+    }
+    return db;
+  }
+  let loadDataDir: Blob | undefined;
+  if (!hasPgliteData(o.dataDir)) {
+    const snapshot = await seededSnapshot(o.cacheDir, o.log);
+    loadDataDir = new Blob([new Uint8Array(snapshot)]);
+    fs.mkdirSync(o.dataDir, { recursive: true });
+  }
+  const db = await openPglite({ dataDir: o.dataDir, loadDataDir });
+  const applied = await migrate(db);
+  if (applied.length) o.log?.info({ applied }, 'migrations applied');
+  return db;
+}

@@ -1,0 +1,127 @@
+import pg from 'pg';
+import { textParsers, toBuffer } from './type-parsers.js';
+import type { Db, QueryResult, Tx, QueryOptions, Queryable } from './types.js';
+
+const typeParser = {
+  getTypeParser(oid: number, format?: string) {
+    const custom = textParsers[oid];
+    if (custom && format !== 'binary') return custom;
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+function wrapResult<R>(res: pg.QueryResult): QueryResult<R> {
+  for (const f of res.fields) {
+    if (f.dataTypeID === 17) for (const row of res.rows) row[f.name] = toBuffer(row[f.name]);
+  }
+  return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
+}
+
+function clientQueryable(client: pg.PoolClient | pg.Pool): Queryable {
+  return {
+    async query<R>(text: string, params: readonly unknown[] = [], o?: QueryOptions) {
+      const cfg: pg.QueryConfig = { text, values: params as unknown[] };
+      if (o?.name) cfg.name = o.name;
+      return wrapResult<R>(await client.query(cfg));
+    },
+  };
+}
+
+let savepointCounter = 0;
+
+function wrapTx(client: pg.PoolClient): Tx {
+  const q = clientQueryable(client);
+  const self: Tx = {
+    query: q.query,
+    async savepoint<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
+      const name = `sp_${++savepointCounter}`;
+      await client.query(`SAVEPOINT ${name}`);
+      try {
+        const out = await fn(self);
+        await client.query(`RELEASE SAVEPOINT ${name}`);
+        return out;
+      } catch (e) {
+        await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw e;
+      }
+    },
+  };
+  return self;
+}
+
+export interface PgOpenOptions {
+  connectionString: string;
+  max?: number;
+}
+
+/** A PostgreSQL server through a connection pool; many service instances may share it. */
+export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Pool }> {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    types: typeParser,
+    options: '-c TimeZone=UTC',
+  });
+  // An idle client that loses its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  const listeners = new Map<string, Set<(p: string) => void>>();
+  let listenClient: pg.PoolClient | null = null;
+
+  async function ensureListenClient(): Promise<pg.PoolClient> {
+    if (listenClient) return listenClient;
+    const c = await pool.connect();
+    c.on('notification', (msg) => {
+      const set = listeners.get(msg.channel);
+      if (set) for (const cb of set) cb(msg.payload ?? '');
+    });
+    c.on('error', () => {
+      listenClient = null;
+    });
+    listenClient = c;
+    return c;
+  }
+
+  const base = clientQueryable(pool);
+  return {
+    kind: 'pg',
+    pool,
+    query: base.query,
+    async exec(sql: string) {
+      await pool.query(sql);
+    },
+    async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const out = await fn(wrapTx(client));
+        await client.query('COMMIT');
+        return out;
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel: string, onPayload: (payload: string) => void) {
+      const c = await ensureListenClient();
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+      }
+      set.add(onPayload);
+      return async () => {
+        set!.delete(onPayload);
+      };
+    },
+    async close() {
+      if (listenClient) {
+        listenClient.release();
+        listenClient = null;
+      }
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { textParsers, OID, toBuffer } from './type-parsers.js';
+import type { Db, QueryResult, Tx, QueryOptions } from './types.js';
+
+const parsers: Record<number, (v: string, typeId?: number) => unknown> = {
+  ...textParsers,
+};
+
+function wrapResult<R>(res: { rows: unknown[]; affectedRows?: number; fields?: { name: string; dataTypeID: number }[] }): QueryResult<R> {
+  const byteaFields = (res.fields ?? []).filter((f) => f.dataTypeID === OID.bytea).map((f) => f.name);
+  if (byteaFields.length > 0) {
+    for (const row of res.rows as Record<string, unknown>[]) {
+      for (const f of byteaFields) row[f] = toBuffer(row[f]);
+    }
+  }
+  return { rows: res.rows as R[], rowCount: res.affectedRows ?? res.rows.length };
+}
+
+let savepointCounter = 0;
+
+function wrapTx(tx: Transaction): Tx {
+  const self: Tx = {
+    async query<R>(text: string, params: readonly unknown[] = [], _o?: QueryOptions) {
+      return wrapResult<R>(await tx.query(text, params as unknown[]));
+    },
+    async savepoint<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
+      const name = `sp_${++savepointCounter}`;
+      await tx.query(`SAVEPOINT ${name}`);
+      try {
+        const out = await fn(self);
+        await tx.query(`RELEASE SAVEPOINT ${name}`);
+        return out;
+      } catch (e) {
+        await tx.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw e;
+      }
+    },
+  };
+  return self;
+}
+
+export interface PgliteOpenOptions {
+  dataDir?: string;
+  /** A gzipped data directory tarball to start from (a seeded snapshot). */
+  loadDataDir?: Blob;
+}
+
+/** Embedded PostgreSQL (WASM). One connection: statements and transactions are serialised by PGlite. */
+export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dump(): Promise<Blob>; pglite: PGlite }> {
+  const pg = await PGlite.create({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    parsers,
+    relaxedDurability: false,
+  });
+  await pg.exec(`SET TIME ZONE 'UTC'`);
+  return {
+    kind: 'pglite',
+    pglite: pg,
+    async query<R>(text: string, params: readonly unknown[] = [], _o?: QueryOptions) {
+      return wrapResult<R>(await pg.query(text, params as unknown[]));
+    },
+    async exec(sql: string) {
+      await pg.exec(sql);
+    },
+    async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+      return pg.transaction((t) => fn(wrapTx(t)));
+    },
+    async listen(channel: string, onPayload: (payload: string) => void) {
+      const unsub = await pg.listen(channel, onPayload);
+      return async () => {
+        await unsub();
+      };
+    },
+    async dump() {
+      return pg.dumpDataDir('gzip');
+    },
+    async close() {
+      if (!pg.closed) await pg.close();
+    },
+  };
+}

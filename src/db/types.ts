@@ -1,0 +1,31 @@
+/** The one database interface the rest of the service talks to, over PGlite or a PostgreSQL server. */
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface QueryOptions {
+  /** A statement name: the server prepares it once per connection (hot paths). */
+  name?: string;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
+}
+
+/** A transaction; nested work runs in a savepoint so it can fail alone. */
+export interface Tx extends Queryable {
+  savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
+export type DbKind = 'pglite' | 'pg';
+
+export interface Db extends Queryable {
+  readonly kind: DbKind;
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Runs several statements separated by semicolons (DDL, no parameters). */
+  exec(sql: string): Promise<void>;
+  /** Subscribes to NOTIFY on a channel; returns the unsubscribe function. */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,55 @@
+import type { Db } from '../db/types.js';
+import { loadDictionary } from './load.js';
+import type { Dictionary } from './model.js';
+
+export const DICTIONARY_CHANNEL = 'dictum_dictionary';
+
+/** Tables whose changes make the cached dictionary stale. */
+export const DICTIONARY_TABLES = new Set(['ad_table', 'ad_column', 'ad_reference', 'ad_ref_list', 'ad_ref_table', 'ad_val_rule']);
+
+/**
+ * The dictionary held in memory. A write to a dictionary table sends NOTIFY on commit; every
+ * instance listening on the database (PGlite in-process, or all nodes sharing a server)
+ * reloads, so no request plans against stale metadata for longer than one reload.
+ */
+export class DictionaryCache {
+  #current: Dictionary;
+  #reloading: Promise<void> | null = null;
+  #again = false;
+  #unlisten: (() => Promise<void>) | null = null;
+
+  private constructor(private readonly db: Db, initial: Dictionary) {
+    this.#current = initial;
+  }
+
+  static async open(db: Db): Promise<DictionaryCache> {
+    const cache = new DictionaryCache(db, await loadDictionary(db, 1));
+    cache.#unlisten = await db.listen(DICTIONARY_CHANNEL, () => void cache.reload());
+    return cache;
+  }
+
+  get current(): Dictionary {
+    return this.#current;
+  }
+
+  /** Reloads now; concurrent calls coalesce into one more reload after the running one. */
+  reload(): Promise<void> {
+    if (this.#reloading) {
+      this.#again = true;
+      return this.#reloading;
+    }
+    this.#reloading = (async () => {
+      do {
+        this.#again = false;
+        this.#current = await loadDictionary(this.db, this.#current.version + 1);
+      } while (this.#again);
+    })().finally(() => {
+      this.#reloading = null;
+    });
+    return this.#reloading;
+  }
+
+  async close(): Promise<void> {
+    if (this.#unlisten) await this.#unlisten();
+  }
+}

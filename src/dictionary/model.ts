@@ -1,0 +1,114 @@
+import type { ColumnKind } from './display-type.js';
+
+/** A lookup's target: the referenced table, its key column and the column shown as its identifier. */
+export interface LookupTarget {
+  tableName: string;
+  keyColumn: string;
+  displayColumn: string | null;
+  whereClause: string | null;
+}
+
+export interface Column {
+  id: number;
+  tableId: number;
+  name: string;
+  /** Physical (lower-case) column name. */
+  dbName: string;
+  label: string;
+  kind: ColumnKind;
+  referenceId: number;
+  referenceValueId: number | null;
+  valRuleId: number | null;
+  fieldLength: number;
+  defaultValue: string | null;
+  isKey: boolean;
+  isParent: boolean;
+  isMandatory: boolean;
+  isUpdateable: boolean;
+  isAlwaysUpdateable: boolean;
+  isIdentifier: boolean;
+  seqNo: number;
+  isSelectionColumn: boolean;
+  isTranslated: boolean;
+  isEncrypted: boolean;
+  isSecure: boolean;
+  isActive: boolean;
+  /** A non-empty value makes the column virtual (computed, never stored). */
+  columnSql: string | null;
+  /** Set for foreign keys (including lists' absence: lists use listReferenceId). */
+  lookup: LookupTarget | null;
+  /** Set for list columns: the AD_Reference holding the values. */
+  listReferenceId: number | null;
+}
+
+export interface Table {
+  id: number;
+  name: string;
+  dbName: string;
+  /** Lower-case table name, the `model-name` of records. */
+  modelName: string;
+  label: string;
+  description: string | null;
+  accessLevel: string;
+  isView: boolean;
+  isDeleteable: boolean;
+  isHighVolume: boolean;
+  isChangeLog: boolean;
+  isActive: boolean;
+  columns: Column[];
+  byName: Map<string, Column>;
+  keyColumn: Column | null;
+  uuColumn: Column | null;
+  identifiers: Column[];
+  parentColumns: Column[];
+}
+
+export interface ListValue {
+  id: number;
+  value: string;
+  name: string;
+  description: string | null;
+  isActive: boolean;
+  uu: string | null;
+}
+
+export interface Reference {
+  id: number;
+  name: string;
+  validationType: 'D' | 'L' | 'T';
+  uu: string | null;
+  description: string | null;
+  isActive: boolean;
+  list: ListValue[];
+  listByValue: Map<string, ListValue>;
+  table: LookupTarget | null;
+  isValueDisplayed: boolean;
+  orderByClause: string | null;
+}
+
+export interface ValRule {
+  id: number;
+  uu: string | null;
+  name: string;
+  type: string;
+  code: string | null;
+  isActive: boolean;
+}
+
+export interface Dictionary {
+  tables: Table[];
+  byName: Map<string, Table>;
+  byId: Map<number, Table>;
+  references: Map<number, Reference>;
+  valRules: Map<number, ValRule>;
+  /** Increases on every reload; caches keyed on it drop stale entries. */
+  version: number;
+}
+
+export function findTable(dict: Dictionary, name: string): Table | undefined {
+  return dict.byName.get(name.toLowerCase());
+}
+
+export function findColumn(table: Table, name: string): Column | undefined {
+  return table.byName.get(name.toLowerCase());
+}

@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { tableAccessAllowed } from '../../access/access.js';
+import { tableFromPath } from './table-from-path.js';
+import type { Services } from '../../services.js';
+import { parseReadOptions } from '../read/read-options.js';
+import type { ReadContext } from '../read/read-context.js';
+import { getRecord, getRecordProperty, listRecords } from '../read/reader.js';
+import type { JsonObject } from '../serialize.js';
+
+type Params = { table: string; id: string; property: string };
+
+export function readContext(s: Services, req: FastifyRequest): ReadContext {
+  return { dict: s.dictionary.current, auth: req.auth, q: s.db };
+}
+
+async function queryLimits(s: Services, clientId: number): Promise<{ maxTop: number; separator: string }> {
+  const maxTop = await s.sysConfig.getInt('REST_MAX_RECORDS_SIZE', 100, clientId);
+  const separator = (await s.sysConfig.get('REST_EXPAND_SEPARATOR', clientId)) || ';';
+  return { maxTop: maxTop > 0 ? maxTop : 100, separator };
+}
+
+function withSql(record: JsonObject, commands: Map<string, string>, show: boolean): JsonObject {
+  if (!show) return record;
+  const out: JsonObject = { ...record };
+  for (const [k, v] of commands) out[k] = v;
+  return out;
+}
+
+/** GET /models, /models/{table}, /models/{table}/{id}, /models/{table}/{id}/{property}. */
+export async function modelReadRoutes(app: FastifyInstance, s: Services): Promise<void> {
+  app.get('/api/v1/models', async (req) => {
+    const dict = s.dictionary.current;
+    const models = dict.tables
+      .filter((t) => t.isActive && tableAccessAllowed(req.auth.userLevel, t.accessLevel))
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((t) => {
+        const m: JsonObject = { id: t.id, 'model-name': t.modelName, name: t.label };
+        if (t.description) m.description = t.description;
+        return m;
+      });
+    return { models };
+  });
+
+  app.get<{ Params: Params }>('/api/v1/models/:table', async (req, reply) => {
+    const table = tableFromPath(s, req.params.table);
+    const limits = await queryLimits(s, req.auth.clientId);
+    const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const result = await listRecords(readContext(s, req), table, o);
+    const pageCount = o.top > 0 ? Math.ceil(result.rowCount / o.top) : 0;
+    reply.header('X-Page-Count', pageCount);
+    reply.header('X-Records-Size', o.top);
+    reply.header('X-Skip-Records', o.skip);
+    reply.header('X-Row-Count', result.rowCount);
+    reply.header('X-Array-Count', result.records.length);
+    const body: JsonObject = { 'page-count': pageCount, 'records-size': o.top, 'skip-records': o.skip, 'row-count': result.rowCount };
+    if (o.showSql) for (const [k, v] of result.sql) body[k] = v;
+    if (o.showSql !== 'nodata') body.records = result.records;
+    body['array-count'] = result.records.length;
+    return body;
+  });
+
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id', async (req) => {
+    const table = tableFromPath(s, req.params.table);
+    const limits = await queryLimits(s, req.auth.clientId);
+    const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const { record, sql } = await getRecord(readContext(s, req), table, req.params.id, o);
+    return withSql(record, sql, o.showSql !== false);
+  });
+
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', async (req) => {
+    const table = tableFromPath(s, req.params.table);
+    return getRecordProperty(readContext(s, req), table, req.params.id, req.params.property);
+  });
+}

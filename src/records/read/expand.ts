@@ -1,0 +1,108 @@
+import { tableAccessAllowed } from '../../access/access.js';
+import { ident, SqlBuilder } from '../../db/sql.js';
+import { badRequest, forbidden } from '../../errors.js';
+import type { Column, Table } from '../../dictionary/model.js';
+import type { ExpandItem } from '../query/expand-parser.js';
+import { serializeRecord, type JsonObject } from '../serialize.js';
+import { fetchedColumns, outputColumns } from './output-columns.js';
+import type { ReadContext } from './read-context.js';
+import { selectList } from './select-list.js';
+import { orderClause, whereClause } from './where.js';
+
+type Row = Record<string, unknown>;
+
+/** sql-command-<name> entries collected while expanding, for showsql. */
+export type SqlCommands = Map<string, string>;
+
+/**
+ * Applies $expand items to a page of records: one query per expanded table for the whole page
+ * (never one per record). `rows` are the raw rows behind `records`, in the same order.
+ */
+export async function expandRecords(rc: ReadContext, table: Table, rows: Row[], records: JsonObject[], items: ExpandItem[], commands: SqlCommands, depth = 0): Promise<void> {
+  for (const item of items) {
+    const masterColumn = item.column ? undefined : table.byName.get(item.name.toLowerCase());
+    if (masterColumn && masterColumn.kind === 'foreign-key') {
+      if (depth > 0) throw badRequest('Invalid $expand', `Expanding a master (${item.name}) is allowed only on the first level`);
+      await expandMaster(rc, masterColumn, rows, records, item, commands);
+    } else if (masterColumn && !rc.dict.byName.has(item.name.toLowerCase())) {
+      throw badRequest('Invalid $expand', `Column ${masterColumn.name} cannot be expanded`);
+    } else {
+      await expandDetail(rc, table, rows, records, item, commands, depth);
+    }
+  }
+}
+
+async function expandMaster(rc: ReadContext, column: Column, rows: Row[], records: JsonObject[], item: ExpandItem, commands: SqlCommands): Promise<void> {
+  const o = item.options;
+  if (o.filter || o.orderby || o.top !== undefined || o.skip !== undefined || o.expand || o.label) {
+    throw badRequest('Invalid $expand', 'Expanding a master only support the $select query operator');
+  }
+  const target = column.lookup && rc.dict.byName.get(column.lookup.tableName.toLowerCase());
+  if (!target) throw badRequest('Invalid $expand', `Column ${column.name} cannot be expanded`);
+  if (!tableAccessAllowed(rc.auth.userLevel, target.accessLevel)) throw forbidden('Access denied', `Access denied for table: ${target.name}`);
+  const key = target.byName.get(column.lookup!.keyColumn.toLowerCase());
+  if (!key) throw badRequest('Invalid $expand', `Column ${column.name} cannot be expanded`);
+  const ids = [...new Set(rows.map((r) => r[column.dbName]).filter((v) => v !== null && v !== undefined).map(Number))];
+  const output = outputColumns(target, o.select);
+  const sql = new SqlBuilder();
+  const where = whereClause(rc, target, 'm', sql, { activeOnly: false });
+  const text = `SELECT ${selectList(rc.dict, target, fetchedColumns(target, output).concat(output.includes(key) || key === target.keyColumn ? [] : [key]), 'm').join(', ')} FROM ${ident(target.dbName)} m WHERE m.${ident(key.dbName)} = ANY(${sql.param(ids)}::bigint[]) AND ${where.join(' AND ')}`;
+  commands.set(`sql-command-${item.name}`, text);
+  const found = ids.length ? (await rc.q.query<Row>(text, sql.values)).rows : [];
+  const byId = new Map(found.map((r) => [Number(r[key.dbName]), r]));
+  rows.forEach((row, i) => {
+    const v = row[column.dbName];
+    const master = v === null || v === undefined ? undefined : byId.get(Number(v));
+    if (master) records[i]![column.name] = serializeRecord(rc.dict, target, master, { columns: output });
+  });
+}
+
+/** The child column that links a detail table to its parent. */
+function linkColumn(parent: Table, child: Table, item: ExpandItem): Column {
+  if (item.column) {
+    const c = child.byName.get(item.column.toLowerCase());
+    if (!c) throw badRequest('Invalid $expand', `${item.column} is not a column of ${child.name}`);
+    return c;
+  }
+  const candidates = child.columns.filter((c) => c.kind === 'foreign-key' && c.lookup?.tableName.toLowerCase() === parent.dbName);
+  const best = candidates.find((c) => c.isParent) ?? candidates.find((c) => parent.keyColumn && c.dbName === parent.keyColumn.dbName) ?? candidates[0];
+  if (!best) throw badRequest('Wrong detail', `${child.name} has no column linking it to ${parent.name}`);
+  return best;
+}
+
+async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records: JsonObject[], item: ExpandItem, commands: SqlCommands, depth: number): Promise<void> {
+  const child = rc.dict.byName.get(item.name.toLowerCase());
+  if (!child) throw badRequest('Invalid $expand', `No table or column matches: ${item.name}`);
+  if (!tableAccessAllowed(rc.auth.userLevel, child.accessLevel)) throw forbidden('Access denied', `Access denied for table: ${child.name}`);
+  if (!parent.keyColumn) throw badRequest('Wrong detail', `${parent.name} has no single key to link details to`);
+  const link = linkColumn(parent, child, item);
+  const isRecordLink = link.kind === 'record-id' || link.dbName === 'record_id';
+  if (!isRecordLink && link.kind !== 'foreign-key' && link.kind !== 'integer') throw badRequest('Wrong detail', `${link.name} cannot link ${child.name} to ${parent.name}`);
+  const o = item.options;
+  const output = outputColumns(child, o.select);
+  const parentIds = [...new Set(rows.map((r) => Number(r[parent.keyColumn!.dbName])))];
+  const sql = new SqlBuilder();
+  const conds = whereClause(rc, child, 'd', sql, { activeOnly: true, filter: o.filter, label: o.label });
+  conds.unshift(`d.${ident(link.dbName)} = ANY(${sql.param(parentIds)}::bigint[])`);
+  if (isRecordLink && child.byName.has('ad_table_id')) conds.push(`d."ad_table_id" = ${sql.param(parent.id)}`);
+  const fetched = fetchedColumns(child, output);
+  const order = orderClause(child, 'd', o.orderby);
+  const skip = o.skip ?? 0;
+  const limit = o.top !== undefined ? ` AND x."$rn" <= ${sql.param(skip + o.top)}` : '';
+  const text = `SELECT * FROM (SELECT ${selectList(rc.dict, child, fetched, 'd').join(', ')}, d.${ident(link.dbName)} AS "$link", row_number() OVER (PARTITION BY d.${ident(link.dbName)} ORDER BY ${order}) AS "$rn" FROM ${ident(child.dbName)} d WHERE ${conds.join(' AND ')}) x WHERE x."$rn" > ${sql.param(skip)}${limit} ORDER BY x."$link", x."$rn"`;
+  commands.set(`sql-command-${item.name}`, text);
+  const found = parentIds.length ? (await rc.q.query<Row>(text, sql.values)).rows : [];
+  const children = found.map((r) => serializeRecord(rc.dict, child, r, { columns: output, omit: link, modelName: false }));
+  if (o.expand?.length) await expandRecords(rc, child, found, children, o.expand, commands, depth + 1);
+  const byParent = new Map<number, JsonObject[]>();
+  found.forEach((r, i) => {
+    const k = Number(r.$link);
+    let list = byParent.get(k);
+    if (!list) byParent.set(k, (list = []));
+    list.push(children[i]!);
+  });
+  rows.forEach((row, i) => {
+    const list = byParent.get(Number(row[parent.keyColumn!.dbName]));
+    if (list?.length) records[i]![item.name] = list;
+  });
+}

@@ -1,0 +1,106 @@
+import { assertTableAccess } from '../../access/access.js';
+import { ident, SqlBuilder } from '../../db/sql.js';
+import { ApiError, badRequest, forbidden, notFound } from '../../errors.js';
+import type { Table } from '../../dictionary/model.js';
+import { serializeRecord, columnValue, type JsonObject } from '../serialize.js';
+import { expandRecords, type SqlCommands } from './expand.js';
+import { addAssignedLabels } from './labels.js';
+import { fetchedColumns, outputColumns } from './output-columns.js';
+import type { ReadContext } from './read-context.js';
+import type { ReadOptions } from './read-options.js';
+import { selectList } from './select-list.js';
+import { findValRule, valRuleSql } from './valrule-sql.js';
+import { orderClause, whereClause } from './where.js';
+
+type Row = Record<string, unknown>;
+
+export interface ListResult {
+  records: JsonObject[];
+  rowCount: number;
+  sql: SqlCommands;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A page of records matching the options, with the total count, in two statements. */
+export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions): Promise<ListResult> {
+  assertTableAccess(rc.auth, table);
+  const output = outputColumns(table, o.select);
+  const sql = new SqlBuilder();
+  const alias = table.dbName;
+  const extra = o.valrule ? valRuleSql(findValRule(rc.dict, o.valrule), o.context, rc.auth, sql) : undefined;
+  const where = whereClause(rc, table, alias, sql, { activeOnly: true, filter: o.filter, label: o.label, extra }).join(' AND ');
+  const from = `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`;
+  const countText = `SELECT count(*) AS n ${from}`;
+  const countValues = [...sql.values];
+  const pageText = `SELECT ${selectList(rc.dict, table, fetchedColumns(table, output), alias).join(', ')} ${from} ORDER BY ${orderClause(table, alias, o.orderby)} LIMIT ${sql.param(o.top)} OFFSET ${sql.param(o.skip)}`;
+  const commands: SqlCommands = new Map([['sql-command', pageText]]);
+  if (o.showSql === 'nodata') {
+    // Still validates the statement against the database without reading records.
+    await rc.q.query(`EXPLAIN ${pageText}`, sql.values);
+    return { records: [], rowCount: 0, sql: commands };
+  }
+  const [count, page] = await Promise.all([rc.q.query<{ n: number }>(countText, countValues), rc.q.query<Row>(pageText, sql.values)]);
+  const records = page.rows.map((r) => serializeRecord(rc.dict, table, r, { columns: output }));
+  if (o.expand?.length) await expandRecords(rc, table, page.rows, records, o.expand, commands);
+  if (o.showLabel) await addAssignedLabels(rc, table, records, o.showLabel);
+  return { records, rowCount: Number(count.rows[0]!.n), sql: commands };
+}
+
+/** The key condition for an id or UUID given in a path. */
+export function keyCondition(table: Table, idText: string, alias: string, sql: SqlBuilder): string {
+  if (/^\d{1,15}$/.test(idText) && table.keyColumn) return `${ident(alias)}.${ident(table.keyColumn.dbName)} = ${sql.param(Number(idText))}`;
+  if (UUID.test(idText) && table.uuColumn) return `${ident(alias)}.${ident(table.uuColumn.dbName)} = ${sql.param(idText.toLowerCase())}`;
+  throw new ApiError(400, 'Request Error', `Wrong ID ${idText} is not an UU value nor a valid integer ID`);
+}
+
+/** Tells apart "no such record" (404) from "not yours" (403) after an access-filtered miss. */
+async function missing(rc: ReadContext, table: Table, idText: string): Promise<never> {
+  const sql = new SqlBuilder();
+  const cond = keyCondition(table, idText, 'x', sql);
+  const { rows } = await rc.q.query(`SELECT 1 FROM ${ident(table.dbName)} x WHERE ${cond}`, sql.values);
+  if (rows.length) throw forbidden('Access denied', `Access denied for record with id: ${idText}`);
+  throw notFound('Record not found', `No record found matching id: ${idText}`);
+}
+
+export interface SingleResult {
+  record: JsonObject;
+  row: Row;
+  sql: SqlCommands;
+}
+
+/** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */
+export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>): Promise<SingleResult> {
+  assertTableAccess(rc.auth, table);
+  const output = outputColumns(table, o.select);
+  const sql = new SqlBuilder();
+  const alias = table.dbName;
+  const cond = keyCondition(table, idText, alias, sql);
+  const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false })].join(' AND ');
+  const text = `SELECT ${selectList(rc.dict, table, fetchedColumns(table, output), alias).join(', ')} FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`;
+  const commands: SqlCommands = new Map([['sql-command', text]]);
+  const { rows } = await rc.q.query<Row>(text, sql.values);
+  if (!rows.length) return missing(rc, table, idText);
+  const record = serializeRecord(rc.dict, table, rows[0]!, { columns: output });
+  if (o.expand?.length) await expandRecords(rc, table, rows, [record], o.expand, commands);
+  if (o.showLabel) await addAssignedLabels(rc, table, [record], o.showLabel);
+  return { record, row: rows[0]!, sql: commands };
+}
+
+/** {id, uid, <column>, model-name} for one column of one record. */
+export async function getRecordProperty(rc: ReadContext, table: Table, idText: string, property: string): Promise<JsonObject> {
+  const col = table.byName.get(property.toLowerCase());
+  if (!col || col.isSecure || col.isEncrypted) throw notFound('Invalid property name', `${property} is not a column of ${table.name}`);
+  const { record, row } = await getRecord(rc, table, idText, { select: col === table.keyColumn || col === table.uuColumn ? [] : [col.name], showSql: false });
+  const out: JsonObject = {};
+  if (record.id !== undefined) out.id = record.id;
+  if (record.uid !== undefined) out.uid = record.uid;
+  const v = columnValue(rc.dict, col, row);
+  out[col.name] = v === undefined ? null : v;
+  out['model-name'] = table.modelName;
+  return out;
+}
+
+export function assertNotEmptySelect(select: string[] | undefined): void {
+  if (select && select.length === 0) throw badRequest('Invalid $select', 'No column selected');
+}

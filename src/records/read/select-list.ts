@@ -1,0 +1,61 @@
+import { ident } from '../../db/sql.js';
+import type { Column, Dictionary, Table } from '../../dictionary/model.js';
+
+/** Suffixes of the extra result columns that carry a lookup's identifier and an image's data. */
+export const IDENT_SUFFIX = '$i';
+export const DATA_SUFFIX = '$d';
+
+let aliasCounter = 0;
+const nextAlias = (): string => `r${++aliasCounter % 100000}`;
+
+/** The columns that make up a table's identifier (display text), best first. */
+export function identifierColumns(table: Table): Column[] {
+  if (table.identifiers.length) return table.identifiers;
+  const fallback = table.byName.get('name') ?? table.byName.get('value') ?? table.byName.get('documentno') ?? table.keyColumn;
+  return fallback ? [fallback] : [];
+}
+
+/**
+ * SQL for the identifier of the record that `fkExpr` points at in `target`: its identifier
+ * columns joined by '_', following a lookup inside the identifier one level further (an order
+ * line is shown by its order's document number).
+ */
+export function identifierSql(dict: Dictionary, target: Table, keyColumn: string, fkExpr: string, displayColumn: string | null, depth = 0): string | null {
+  const key = target.byName.get(keyColumn.toLowerCase());
+  if (!key) return null;
+  const a = nextAlias();
+  const cols = displayColumn ? [target.byName.get(displayColumn.toLowerCase())].filter((c): c is Column => !!c) : identifierColumns(target);
+  if (!cols.length) return null;
+  const parts = cols.map((c) => {
+    const colExpr = `${a}.${ident(c.dbName)}`;
+    if (c.kind === 'foreign-key' && c.lookup && depth < 1) {
+      const inner = dict.byName.get(c.lookup.tableName.toLowerCase());
+      const nested = inner && identifierSql(dict, inner, c.lookup.keyColumn, colExpr, c.lookup.displayColumn, depth + 1);
+      if (nested) return nested;
+    }
+    return `${colExpr}::text`;
+  });
+  const expr = parts.length === 1 ? parts[0] : `concat_ws('_', ${parts.join(', ')})`;
+  return `(SELECT ${expr} FROM ${ident(target.dbName)} ${a} WHERE ${a}.${ident(key.dbName)} = ${fkExpr} LIMIT 1)`;
+}
+
+/**
+ * The select list for a set of output columns of one table alias: the stored values, plus the
+ * identifier of every lookup and the data of every image, fetched in the same statement.
+ */
+export function selectList(dict: Dictionary, table: Table, columns: Column[], alias: string): string[] {
+  const a = ident(alias);
+  const out: string[] = [];
+  for (const c of columns) {
+    const valueExpr = c.columnSql ? `(${c.columnSql})` : `${a}.${ident(c.dbName)}`;
+    out.push(`${valueExpr} AS ${ident(c.dbName)}`);
+    if (c.kind === 'foreign-key' && c.lookup) {
+      const target = dict.byName.get(c.lookup.tableName.toLowerCase());
+      const sql = target && identifierSql(dict, target, c.lookup.keyColumn, valueExpr, c.lookup.displayColumn);
+      if (sql) out.push(`${sql} AS ${ident(c.dbName + IDENT_SUFFIX)}`);
+    } else if (c.kind === 'image') {
+      out.push(`(SELECT encode(img.binarydata, 'base64') FROM ad_image img WHERE img.ad_image_id = ${valueExpr}) AS ${ident(c.dbName + DATA_SUFFIX)}`);
+    }
+  }
+  return out;
+}

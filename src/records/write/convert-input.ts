@@ -1,0 +1,107 @@
+import { ident } from '../../db/sql.js';
+import type { Queryable } from '../../db/types.js';
+import type { Column, Dictionary } from '../../dictionary/model.js';
+import { ApiError } from '../../errors.js';
+import { parseTemporal } from '../format.js';
+import { validationError } from './write-errors.js';
+import { identifierColumns } from '../read/select-list.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const describe = (v: unknown): string => {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+};
+
+/**
+ * Finds the record a foreign-key input names: an id, or an object with id, identifier, uid or
+ * lookupColumn + lookupValue, or a plain non-numeric string taken as an identifier. Only the
+ * caller's client and System rows are candidates.
+ */
+async function resolveLookup(q: Queryable, dict: Dictionary, column: Column, input: unknown, clientId: number): Promise<number> {
+  const target = column.lookup && dict.byName.get(column.lookup.tableName.toLowerCase());
+  if (typeof input === 'number') {
+    if (!Number.isInteger(input)) throw validationError(`Invalid id for column ${column.name}: ${input}`);
+    return input;
+  }
+  if (typeof input === 'string' && /^-?\d+$/.test(input.trim())) return Number(input.trim());
+  let by: { column: string; value: unknown } | null = null;
+  if (typeof input === 'string') by = { column: '$identifier', value: input };
+  else if (input && typeof input === 'object' && !Array.isArray(input)) {
+    const o = input as Record<string, unknown>;
+    if (o.id !== undefined && o.id !== null) return resolveLookup(q, dict, column, o.id, clientId);
+    if (typeof o.identifier === 'string') by = { column: '$identifier', value: o.identifier };
+    else if (typeof o.uid === 'string') by = { column: '$uid', value: o.uid };
+    else if (typeof o.lookupColumn === 'string') by = { column: o.lookupColumn, value: o.lookupValue };
+  }
+  if (!by) throw validationError(`Invalid value for column ${column.name}: ${describe(input)}`);
+  if (!target) throw validationError(`Column ${column.name} does not reference a table`);
+  const key = target.byName.get(column.lookup!.keyColumn.toLowerCase())!;
+  let match: Column | undefined;
+  if (by.column === '$identifier') {
+    const display = column.lookup!.displayColumn ? target.byName.get(column.lookup!.displayColumn.toLowerCase()) : undefined;
+    match = display ?? identifierColumns(target)[0];
+  } else if (by.column === '$uid') {
+    if (!UUID.test(String(by.value))) throw validationError(`Invalid uid for column ${column.name}: ${describe(by.value)}`);
+    match = target.uuColumn ?? undefined;
+  } else {
+    match = target.byName.get(by.column.toLowerCase());
+    if (match?.isSecure) match = undefined;
+  }
+  if (!match) throw validationError(`Cannot look up ${target.name} by ${by.column.replace('$', '')}`);
+  const clientFilter = target.byName.has('ad_client_id') ? ` AND t."ad_client_id" IN (0, $2)` : '';
+  const order = target.byName.has('ad_client_id') ? ' ORDER BY t."ad_client_id" DESC' : '';
+  const { rows } = await q.query<{ id: number }>(
+    `SELECT t.${ident(key.dbName)} AS id FROM ${ident(target.dbName)} t WHERE t.${ident(match.dbName)}::text = $1${clientFilter}${order} LIMIT 2`,
+    target.byName.has('ad_client_id') ? [String(by.value), clientId] : [String(by.value)],
+  );
+  if (rows.length === 0) throw validationError(`No ${target.name} matches ${match.name} = ${describe(by.value)} for column ${column.name}`);
+  return Number(rows[0]!.id);
+}
+
+/** Turns one JSON input value into the stored value of a column, or a 400 naming the column. */
+export async function convertInput(q: Queryable, dict: Dictionary, column: Column, input: unknown, clientId: number): Promise<unknown> {
+  if (input === null || input === undefined) return null;
+  const bad = (why = 'Invalid value') => validationError(`${why} for column ${column.name}: ${describe(input)}`);
+  switch (column.kind) {
+    case 'boolean':
+      if (input === true || input === 'Y' || input === 'true') return 'Y';
+      if (input === false || input === 'N' || input === 'false') return 'N';
+      throw bad();
+    case 'integer':
+      if (typeof input === 'number' && Number.isInteger(input)) return input;
+      if (typeof input === 'string' && /^-?\d+$/.test(input.trim())) return Number(input.trim());
+      throw bad('Expected an integer');
+    case 'number':
+      if (typeof input === 'number' && Number.isFinite(input)) return input;
+      if (typeof input === 'string' && /^-?\d+(\.\d+)?$/.test(input.trim())) return input.trim();
+      throw bad('Expected a number');
+    case 'date':
+    case 'datetime':
+    case 'time':
+    case 'timestamptz': {
+      const v = typeof input === 'string' ? parseTemporal(input) : null;
+      if (!v) throw new ApiError(400, 'Invalid date', `Invalid date for column ${column.name}: ${describe(input)}`);
+      return column.kind === 'date' ? `${v.slice(0, 10)} 00:00:00` : v;
+    }
+    case 'binary':
+      if (typeof input !== 'string' || !/^[A-Za-z0-9+/=\s_-]*$/.test(input)) throw bad('Expected base64 data');
+      return Buffer.from(input, 'base64');
+    case 'json':
+      return JSON.stringify(input);
+    case 'list':
+    case 'button': {
+      const code = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>).id : input;
+      if (typeof code !== 'string' && typeof code !== 'number') throw bad();
+      return String(code);
+    }
+    case 'foreign-key':
+    case 'image':
+    case 'record-id':
+      return resolveLookup(q, dict, column, input, clientId);
+    default:
+      if (typeof input === 'string') return input;
+      if (typeof input === 'number' || typeof input === 'boolean') return String(input);
+      throw bad('Expected a string');
+  }
+}

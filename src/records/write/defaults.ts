@@ -1,0 +1,89 @@
+import type { AuthContext } from '../../auth/context.js';
+import type { Queryable } from '../../db/types.js';
+import type { Column } from '../../dictionary/model.js';
+
+type Row = Record<string, unknown>;
+
+const nowText = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
+const todayText = (): string => `${new Date().toISOString().slice(0, 10)} 00:00:00`;
+
+/** Login-context values a default may name with @#Name@. */
+function sessionValue(auth: AuthContext, name: string): unknown {
+  switch (name.replace(/^#/, '').toLowerCase()) {
+    case 'ad_client_id':
+      return auth.clientId;
+    case 'ad_org_id':
+      return auth.orgId;
+    case 'ad_user_id':
+    case 'salesrep_id':
+      return auth.userId;
+    case 'ad_role_id':
+      return auth.roleId;
+    case 'm_warehouse_id':
+      return auth.warehouseId || null;
+    case 'ad_language':
+      return auth.language;
+    case 'date':
+      return todayText();
+    default:
+      return undefined;
+  }
+}
+
+/** A variable's value: the record's own columns, then its parent's, then the login context. */
+function variable(name: string, row: Row, parent: Row | null, auth: AuthContext): unknown {
+  if (!name.startsWith('#')) {
+    const own = row[name.toLowerCase()];
+    if (own !== undefined && own !== null) return own;
+    const fromParent = parent?.[name.toLowerCase()];
+    if (fromParent !== undefined && fromParent !== null) return fromParent;
+  }
+  const s = sessionValue(auth, name);
+  return s === undefined ? null : s;
+}
+
+function literal(text: string, col: Column): unknown {
+  const unquoted = /^'(.*)'$/s.exec(text)?.[1] ?? /^"(.*)"$/s.exec(text)?.[1] ?? text;
+  if (col.kind === 'integer' || col.kind === 'foreign-key' || col.kind === 'record-id' || col.kind === 'number') {
+    const n = Number(unquoted);
+    return unquoted !== '' && Number.isFinite(n) ? n : null;
+  }
+  if (col.kind === 'boolean') return unquoted === 'Y' || unquoted === 'true' ? 'Y' : unquoted === 'N' || unquoted === 'false' ? 'N' : null;
+  return unquoted;
+}
+
+/**
+ * Evaluates a column's dictionary default for a new record: alternatives separated by ';'
+ * are tried in order until one gives a value. Forms: @SQL=<query> (run with @variables@ as
+ * parameters), @Variable@ / @#Variable@, SYSDATE, and literals.
+ */
+export async function evaluateDefault(q: Queryable, col: Column, row: Row, parent: Row | null, auth: AuthContext): Promise<unknown> {
+  const text = col.defaultValue?.trim();
+  if (!text) return null;
+  const alternatives = text.startsWith('@SQL=') ? [text] : text.split(';').map((t) => t.trim()).filter(Boolean);
+  for (const alt of alternatives) {
+    let value: unknown = null;
+    if (alt.startsWith('@SQL=')) {
+      const params: unknown[] = [];
+      const sql = alt.slice(5).replace(/@(#?\w+)@/g, (_m, name: string) => {
+        params.push(variable(name, row, parent, auth));
+        return `$${params.length}`;
+      });
+      const { rows } = await q.query<Record<string, unknown>>(sql, params);
+      const first = rows[0];
+      value = first ? Object.values(first)[0] ?? null : null;
+    } else if (/^sysdate$/i.test(alt)) {
+      value = col.kind === 'date' ? todayText() : nowText();
+    } else if (/^@#?\w+@$/.test(alt)) {
+      value = variable(alt.slice(1, -1), row, parent, auth);
+      if (value !== null && (col.kind === 'date' || col.kind === 'datetime') && typeof value === 'string' && value.length === 10) value = `${value} 00:00:00`;
+    } else {
+      value = literal(alt, col);
+    }
+    if (value !== null && value !== undefined && value !== '') {
+      if (col.kind === 'integer' || col.kind === 'foreign-key' || col.kind === 'record-id') return Number(value);
+      return value;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,77 @@
+import type { Tx } from '../../db/types.js';
+import type { Table } from '../../dictionary/model.js';
+import { FIRST_USER_ID } from '../../seed/bootstrap.js';
+import { nextId, uuidv7 } from '../../db/ids.js';
+
+type Row = Record<string, unknown>;
+
+interface SequenceRow {
+  ad_sequence_id: number;
+  currentnext: number;
+  incrementno: number;
+  prefix: string | null;
+  suffix: string | null;
+  decimalpattern: string | null;
+}
+
+const needsNumber = (v: unknown): boolean => v === null || v === undefined || v === '' || (typeof v === 'string' && /^<.*>$/.test(v));
+
+/** Replaces @Column@ in a prefix or suffix with the record's values. */
+const expand = (text: string | null, row: Row): string => (text ?? '').replace(/@(\w+)@/g, (_m, c: string) => String(row[c.toLowerCase()] ?? ''));
+
+function formatNumber(n: number, pattern: string | null): string {
+  if (!pattern) return String(n);
+  const digits = (pattern.match(/0/g) ?? []).length;
+  return String(n).padStart(digits, '0');
+}
+
+/** Takes the next number of a sequence row, locking it until the transaction ends (no gaps). */
+async function take(tx: Tx, seq: SequenceRow, row: Row): Promise<string> {
+  await tx.query('UPDATE ad_sequence SET currentnext = currentnext + incrementno WHERE ad_sequence_id = $1', [seq.ad_sequence_id]);
+  return `${expand(seq.prefix, row)}${formatNumber(Number(seq.currentnext), seq.decimalpattern)}${expand(seq.suffix, row)}`;
+}
+
+/** The client's DocumentNo_<Table> sequence, created at 1,000,000 on first use. */
+async function tableSequence(tx: Tx, table: Table, clientId: number): Promise<SequenceRow> {
+  const name = `DocumentNo_${table.name}`;
+  const find = () =>
+    tx.query<SequenceRow>(
+      `SELECT ad_sequence_id, currentnext, incrementno, prefix, suffix, decimalpattern FROM ad_sequence WHERE name = $1 AND ad_client_id = $2 AND istableid = 'N' AND isactive = 'Y' FOR UPDATE`,
+      [name, clientId],
+    );
+  let { rows } = await find();
+  if (!rows.length) {
+    const id = await nextId(tx, 'AD_Sequence');
+    await tx.query(
+      `INSERT INTO ad_sequence (ad_sequence_id, ad_sequence_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, name, description, istableid, isautosequence, incrementno, startno, currentnext, currentnextsys)
+       VALUES ($1, $2, $3, 0, 'Y', now(), 100, now(), 100, $4, $5, 'N', 'Y', 1, $6, $6, 200000)`,
+      [id, uuidv7(), clientId, name, `Document numbers of ${table.name}`, FIRST_USER_ID],
+    );
+    ({ rows } = await find());
+  }
+  return rows[0]!;
+}
+
+/**
+ * Fills DocumentNo (and Value) of a new record when empty or written as <placeholder>: from the
+ * document type's sequence when it controls numbers, else from the table's own sequence.
+ */
+export async function assignDocumentNumbers(tx: Tx, table: Table, row: Row, clientId: number): Promise<void> {
+  for (const colName of ['documentno', 'value']) {
+    if (!table.byName.has(colName) || !needsNumber(row[colName])) continue;
+    if (colName === 'value' && ['ad_sysconfig', 'ad_user', 'ad_ref_list'].includes(table.dbName)) continue;
+    let seq: SequenceRow | undefined;
+    const docTypeId = row.c_doctypetarget_id ?? row.c_doctype_id;
+    if (colName === 'documentno' && docTypeId) {
+      const { rows } = await tx.query<SequenceRow>(
+        `SELECT s.ad_sequence_id, s.currentnext, s.incrementno, s.prefix, s.suffix, s.decimalpattern
+           FROM c_doctype d JOIN ad_sequence s ON s.ad_sequence_id = d.docnosequence_id
+          WHERE d.c_doctype_id = $1 AND d.isdocnocontrolled = 'Y' AND s.isactive = 'Y' FOR UPDATE OF s`,
+        [docTypeId],
+      );
+      seq = rows[0];
+    }
+    seq ??= await tableSequence(tx, table, clientId);
+    row[colName] = await take(tx, seq, row);
+  }
+}

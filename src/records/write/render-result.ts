@@ -1,0 +1,40 @@
+import { ident, SqlBuilder } from '../../db/sql.js';
+import type { Table } from '../../dictionary/model.js';
+import { fetchedColumns, outputColumns } from '../read/output-columns.js';
+import type { ReadContext } from '../read/read-context.js';
+import { selectList } from '../read/select-list.js';
+import { serializeRecord, type JsonObject } from '../serialize.js';
+import type { WriteResult } from './persist.js';
+
+type Row = Record<string, unknown>;
+
+/** Reads rows of one table by key (inside the write's transaction) with lookup identifiers. */
+async function readByKeys(rc: ReadContext, table: Table, rows: Row[]): Promise<Map<unknown, Row>> {
+  const key = table.keyColumn ?? table.uuColumn;
+  if (!key || rows.length === 0) return new Map();
+  const sql = new SqlBuilder();
+  const ids = rows.map((r) => r[key.dbName]);
+  const cast = key === table.keyColumn ? 'bigint[]' : 'text[]';
+  const text = `SELECT ${selectList(rc.dict, table, fetchedColumns(table, outputColumns(table, undefined)), 't').join(', ')} FROM ${ident(table.dbName)} t WHERE t.${ident(key.dbName)} = ANY(${sql.param(ids)}::${cast})`;
+  const found = (await rc.q.query<Row>(text, sql.values)).rows;
+  return new Map(found.map((r) => [String(r[key.dbName]), r]));
+}
+
+/**
+ * The response of a write: the saved record as a read would show it, with the details the
+ * request wrote under the keys it used (nested to any depth).
+ */
+export async function renderWriteResults(rc: ReadContext, results: WriteResult[], nested: boolean): Promise<JsonObject[]> {
+  if (results.length === 0) return [];
+  const table = results[0]!.table;
+  const key = table.keyColumn ?? table.uuColumn;
+  const byKey = await readByKeys(rc, table, results.map((r) => r.row));
+  const out: JsonObject[] = [];
+  for (const r of results) {
+    const fresh = key ? byKey.get(String(r.row[key.dbName])) : undefined;
+    const rec = serializeRecord(rc.dict, table, fresh ?? r.row, { modelName: !nested });
+    for (const [k, list] of r.details) rec[k] = await renderWriteResults(rc, list, true);
+    out.push(rec);
+  }
+  return out;
+}

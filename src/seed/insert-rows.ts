@@ -1,0 +1,68 @@
+import { ident } from '../db/sql.js';
+import type { Queryable } from '../db/types.js';
+import type { Column, Table } from '../dictionary/model.js';
+import { isStored } from '../dictionary/ddl.js';
+import { deterministicUuid } from './deterministic-uuid.js';
+
+const SEED_USER = 100;
+const MAX_PARAMS = 30000;
+
+/**
+ * The value a seed row gets for a column it leaves out: the literal part of the dictionary
+ * default (quoted or not), now() for SYSDATE, and the row's own client/org for their context
+ * variables. Defaults that need a session or a query do not apply to seed data.
+ */
+function seedDefault(col: Column, row: Record<string, unknown>, now: string): unknown {
+  const n = col.dbName;
+  if (n === 'created' || n === 'updated') return now;
+  if (n === 'createdby' || n === 'updatedby') return SEED_USER;
+  if (n === 'isactive') return 'Y';
+  const d = col.defaultValue?.trim();
+  if (!d) return col.kind === 'boolean' && col.isMandatory ? 'N' : null;
+  if (/^sysdate$/i.test(d) || d === '@#Date@') return now;
+  const ctx = /^@#?(\w+)@$/.exec(d);
+  if (ctx) return row[ctx[1]!.toLowerCase()] ?? null;
+  if (d.startsWith('@')) return null;
+  const unquoted = /^'(.*)'$/.exec(d)?.[1] ?? d;
+  if (col.kind === 'integer' || col.kind === 'number' || col.kind === 'foreign-key') {
+    const v = Number(unquoted);
+    return Number.isFinite(v) ? v : null;
+  }
+  return unquoted;
+}
+
+/** Inserts seed rows (keys are column names in any case) filling dictionary defaults and UUIDs. */
+export async function insertSeedRows(db: Queryable, table: Table, rows: Record<string, unknown>[], now: string): Promise<void> {
+  if (rows.length === 0) return;
+  const cols = table.columns.filter(isStored);
+  const prepared = rows.map((raw, index) => {
+    const row: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(raw)) {
+      const lk = k.toLowerCase();
+      if (!table.byName.has(lk)) throw new Error(`Seed row for ${table.name} names unknown column ${k}`);
+      row[lk] = v;
+    }
+    const out: unknown[] = [];
+    for (const c of cols) {
+      let v = row[c.dbName];
+      if (v === undefined) {
+        v = c === table.uuColumn ? deterministicUuid(`${table.name}:${table.keyColumn ? row[table.keyColumn.dbName] : index}`) : seedDefault(c, row, now);
+      }
+      if (v !== null && c.kind === 'boolean' && typeof v === 'boolean') v = v ? 'Y' : 'N';
+      if (v !== null && c.kind === 'json' && typeof v !== 'string') v = JSON.stringify(v);
+      out.push(v);
+    }
+    return out;
+  });
+  const perStatement = Math.max(1, Math.floor(MAX_PARAMS / cols.length));
+  const colList = cols.map((c) => ident(c.dbName)).join(', ');
+  for (let i = 0; i < prepared.length; i += perStatement) {
+    const chunk = prepared.slice(i, i + perStatement);
+    const values: unknown[] = [];
+    const tuples = chunk.map((r) => `(${r.map((v) => {
+      values.push(v);
+      return `$${values.length}`;
+    }).join(', ')})`);
+    await db.query(`INSERT INTO ${ident(table.dbName)} (${colList}) VALUES ${tuples.join(', ')}`, values);
+  }
+}

@@ -1,0 +1,55 @@
+import os from 'node:os';
+import type { FastifyInstance } from 'fastify';
+import { pino, type Logger } from 'pino';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/open.js';
+import { DictionaryCache } from './dictionary/cache.js';
+import type { Services } from './services.js';
+import { SysConfig } from './sysconfig/sysconfig.js';
+import { ModelEvents } from './events/model-events.js';
+import { registerCacheNotifications } from './events/cache-notifications.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  services: Services;
+  url: string;
+  close(): Promise<void>;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: { node: config.nodeId || os.hostname() } });
+}
+
+/** Opens the database, loads the dictionary and serves the API; close() undoes it all. */
+export async function startServer(config: Config, log: Logger = createLogger(config)): Promise<RunningServer> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, log });
+  try {
+    const dictionary = await DictionaryCache.open(db);
+    const sysConfig = new SysConfig(db);
+    await sysConfig.listen(db);
+    const events = new ModelEvents();
+    registerCacheNotifications(events);
+    const services: Services = { config, db, dictionary, sysConfig, events, log };
+    const app = await buildApp(services);
+    const address = await app.listen({ port: config.port, host: config.host });
+    const url = address.replace('[::]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
+    let closed = false;
+    return {
+      app,
+      services,
+      url,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await dictionary.close();
+        await sysConfig.close();
+        await db.close();
+      },
+    };
+  } catch (e) {
+    await db.close();
+    throw e;
+  }
+}

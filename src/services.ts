@@ -1,0 +1,16 @@
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Db } from './db/types.js';
+import type { DictionaryCache } from './dictionary/cache.js';
+import type { ModelEvents } from './events/model-events.js';
+import type { SysConfig } from './sysconfig/sysconfig.js';
+
+/** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
+export interface Services {
+  config: Config;
+  db: Db;
+  dictionary: DictionaryCache;
+  sysConfig: SysConfig;
+  events: ModelEvents;
+  log: Logger;
+}

@@ -1,0 +1,52 @@
+import type { Db, Queryable } from '../db/types.js';
+
+export const SYSCONFIG_CHANNEL = 'dictum_sysconfig';
+
+/**
+ * AD_SysConfig lookup with the original's precedence: the most specific active row among
+ * (client 0 or the given client) and (org 0 or the given org). Values are cached per key and
+ * dropped on NOTIFY when AD_SysConfig changes on any instance.
+ */
+export class SysConfig {
+  #cache = new Map<string, string | null>();
+  #unlisten: (() => Promise<void>) | null = null;
+
+  constructor(private readonly db: Queryable) {}
+
+  async listen(db: Db): Promise<void> {
+    this.#unlisten = await db.listen(SYSCONFIG_CHANNEL, () => this.#cache.clear());
+  }
+
+  clear(): void {
+    this.#cache.clear();
+  }
+
+  async get(name: string, clientId = 0, orgId = 0, q: Queryable = this.db): Promise<string | null> {
+    const key = `${name}|${clientId}|${orgId}`;
+    if (q === this.db && this.#cache.has(key)) return this.#cache.get(key)!;
+    const { rows } = await q.query<{ value: string | null }>(
+      `SELECT value FROM ad_sysconfig WHERE name = $1 AND isactive = 'Y' AND ad_client_id IN (0, $2) AND ad_org_id IN (0, $3)
+       ORDER BY ad_client_id DESC, ad_org_id DESC LIMIT 1`,
+      [name, clientId, orgId],
+    );
+    const value = rows.length ? rows[0]!.value : null;
+    if (q === this.db) this.#cache.set(key, value);
+    return value;
+  }
+
+  async getInt(name: string, def: number, clientId = 0, orgId = 0): Promise<number> {
+    const v = await this.get(name, clientId, orgId);
+    const n = v === null ? NaN : Number(v.trim());
+    return Number.isFinite(n) ? n : def;
+  }
+
+  async getBool(name: string, def: boolean, clientId = 0, orgId = 0): Promise<boolean> {
+    const v = (await this.get(name, clientId, orgId))?.trim().toUpperCase();
+    if (v === undefined || v === '') return def;
+    return v === 'Y' || v === 'YES' || v === 'TRUE';
+  }
+
+  async close(): Promise<void> {
+    if (this.#unlisten) await this.#unlisten();
+  }
+}

@@ -1,0 +1,79 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+describe('health', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ REST_HEALTH_CACHE_DURATION: '0' });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('answers UP without a token', async () => {
+    const r = await server.request('GET', '/api/v1/health');
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { status: 'UP' });
+  });
+
+  it('checks the database with db=true', async () => {
+    const r = await server.request('GET', '/api/v1/health?db=true');
+    assert.equal(r.status, 200);
+    assert.deepEqual(r.body, { status: 'UP', database: 'connected' });
+  });
+
+  it('requires the monitoring key once it is configured', async () => {
+    await server.services.db.query(
+      `INSERT INTO ad_sysconfig (ad_sysconfig_id, ad_sysconfig_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, name, value, configurationlevel)
+       VALUES (nextval('ad_sysconfig_sq'), gen_random_uuid()::text, 0, 0, 'Y', now(), 100, now(), 100, 'REST_HEALTH_MONITORING_KEY', 's3cret-key', 'S')`,
+    );
+    server.services.sysConfig.clear();
+    const missing = await server.request('GET', '/api/v1/health');
+    assert.equal(missing.status, 401);
+    assert.equal(missing.body.status, 401);
+    assert.equal(typeof missing.body.title, 'string');
+    const wrong = await server.request('GET', '/api/v1/health?key=nope');
+    assert.equal(wrong.status, 401);
+    const right = await server.request('GET', '/api/v1/health?key=s3cret-key&db=true');
+    assert.equal(right.status, 200);
+    assert.deepEqual(right.body, { status: 'UP', database: 'connected' });
+    await server.services.db.query(`DELETE FROM ad_sysconfig WHERE name = 'REST_HEALTH_MONITORING_KEY'`);
+    server.services.sysConfig.clear();
+  });
+
+  it('answers unknown routes with the error body', async () => {
+    const r = await server.request('GET', '/api/v1/no-such-thing');
+    assert.equal(r.status, 404);
+    assert.equal(r.body.status, 404);
+    assert.equal(r.body.title, 'Not Found');
+    assert.match(r.body.detail, /no-such-thing/);
+  });
+
+  it('answers malformed JSON with 400 and no internals', async () => {
+    const r = await server.request('POST', '/api/v1/auth/tokens', { raw: '{"userName": ' });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.status, 400);
+    assert.doesNotMatch(r.text, /at .*\.js|SyntaxError|stack/i);
+  });
+});
+
+describe('health with the database gone', () => {
+  it('answers 503 DOWN', async () => {
+    const server = await startTestServer({ REST_HEALTH_CACHE_DURATION: '0' });
+    const db = server.services.db;
+    const realQuery = db.query.bind(db);
+    // Simulates an unreachable database for the health check only.
+    (db as { query: unknown }).query = async () => {
+      throw Object.assign(new Error('connection refused'), { code: 'ECONNREFUSED' });
+    };
+    try {
+      const r = await server.request('GET', '/api/v1/health?db=true');
+      assert.equal(r.status, 503);
+      assert.deepEqual(r.body, { status: 'DOWN', database: 'disconnected' });
+    } finally {
+      (db as { query: unknown }).query = realQuery;
+      await server.close();
+    }
+  });
+});
