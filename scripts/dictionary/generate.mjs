@@ -323,7 +323,7 @@ for (const info of sortedInfos) {
       AD_Reference_ID: ref,
       AD_Reference_Value_ID: refValue,
       AD_Val_Rule_ID: valRule,
-      FieldLength: ov.l ?? fieldLength(c, ref, listRefId),
+      FieldLength: ov.l ?? fieldLength(c, ref === 28 && refValue !== null ? 17 : ref, listRefId ?? refValue),
       DefaultValue: def,
       IsKey: isKey ? 'Y' : 'N',
       IsParent: isParent ? 'Y' : 'N',

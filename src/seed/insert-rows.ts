@@ -63,6 +63,24 @@ export async function insertSeedRows(db: Queryable, table: Table, rows: Record<s
       values.push(v);
       return `$${values.length}`;
     }).join(', ')})`);
-    await db.query(`INSERT INTO ${ident(table.dbName)} (${colList}) VALUES ${tuples.join(', ')}`, values);
+    try {
+      await db.query(`INSERT INTO ${ident(table.dbName)} (${colList}) VALUES ${tuples.join(', ')}`, values);
+    } catch (e) {
+      throw new Error(`Seeding ${table.name} failed: ${e instanceof Error ? e.message : String(e)}${describeOffender(cols, chunk)}`);
+    }
   }
+}
+
+/** Names the columns whose values exceed their declared length: the usual cause of a failed seed. */
+function describeOffender(cols: Column[], rows: unknown[][]): string {
+  const found = new Set<string>();
+  for (const r of rows) {
+    cols.forEach((c, i) => {
+      const v = r[i];
+      if (typeof v === 'string' && c.fieldLength > 0 && (c.kind === 'string' || c.kind === 'list' || c.kind === 'button' || c.kind === 'boolean') && v.length > c.fieldLength) {
+        found.add(`${c.name} (max ${c.fieldLength}): '${v.slice(0, 40)}'`);
+      }
+    });
+  }
+  return found.size ? ` — too long: ${[...found].join(', ')}` : '';
 }
