@@ -2,16 +2,35 @@ import type { Queryable } from '../db/types.js';
 import { buildDictionary, type Row } from './build.js';
 import type { Dictionary } from './model.js';
 
-/** Reads the dictionary tables and builds the typed dictionary. */
+/**
+ * Reads the dictionary tables and builds the typed dictionary. Each table arrives as one JSON
+ * document (json_agg) rather than thousands of rows: decoding one text value is far cheaper than
+ * decoding rows one by one, which keeps start-up and reloads fast.
+ */
 export async function loadDictionary(db: Queryable, version = 1): Promise<Dictionary> {
-  const all = async (table: string): Promise<Row[]> => (await db.query<Row>(`SELECT * FROM ${table}`)).rows;
-  const [tables, columns, references, refLists, refTables, valRules] = await Promise.all([
-    all('ad_table'),
-    all('ad_column'),
-    all('ad_reference'),
-    all('ad_ref_list'),
-    all('ad_ref_table'),
-    all('ad_val_rule'),
-  ]);
-  return buildDictionary({ tables, columns, references, refLists, refTables, valRules }, version);
+  const { rows } = await db.query<{ tables: Row[]; columns: Row[]; references: Row[]; reflists: Row[]; reftables: Row[]; valrules: Row[] }>(
+    `SELECT (SELECT coalesce(json_agg(t), '[]') FROM ad_table t) AS tables,
+            (SELECT coalesce(json_agg(c), '[]') FROM (
+               SELECT ad_column_id, ad_table_id, columnname, name, ad_reference_id, ad_reference_value_id, ad_val_rule_id,
+                      fieldlength, defaultvalue, iskey, isparent, ismandatory, isupdateable, isalwaysupdateable, isidentifier,
+                      seqno, isselectioncolumn, istranslated, isencrypted, issecure, isactive, columnsql
+                 FROM ad_column) c) AS columns,
+            (SELECT coalesce(json_agg(r), '[]') FROM ad_reference r) AS references,
+            (SELECT coalesce(json_agg(l), '[]') FROM ad_ref_list l) AS reflists,
+            (SELECT coalesce(json_agg(rt), '[]') FROM ad_ref_table rt) AS reftables,
+            (SELECT coalesce(json_agg(v), '[]') FROM ad_val_rule v) AS valrules`,
+  );
+  const r = rows[0]!;
+  const parse = (v: unknown): Row[] => (typeof v === 'string' ? (JSON.parse(v) as Row[]) : (v as Row[]));
+  return buildDictionary(
+    {
+      tables: parse(r.tables),
+      columns: parse(r.columns),
+      references: parse(r.references),
+      refLists: parse(r.reflists),
+      refTables: parse(r.reftables),
+      valRules: parse(r.valrules),
+    },
+    version,
+  );
 }
