@@ -53,16 +53,27 @@ function addList(id, name, values) {
   });
 }
 
+/**
+ * One "value=name" entry of lists.tsv. Values may be quoted ('S  ' keeps its spaces) or hold "="
+ * themselves (operators such as "!=" whose name repeats the value: "!==!=").
+ */
+function splitListEntry(entry) {
+  const quoted = /^'([^']*)'=(.*)$/.exec(entry);
+  if (quoted) return [quoted[1], quoted[2]];
+  for (let i = entry.indexOf('='); i >= 0; i = entry.indexOf('=', i + 1)) {
+    if (i > 0 && entry.slice(0, i) === entry.slice(i + 1)) return [entry.slice(0, i), entry.slice(i + 1)];
+  }
+  const eq = entry.indexOf('=', 1);
+  return [entry.slice(0, eq), entry.slice(eq + 1)];
+}
+
 for (const [id, usedBy, values] of readTsv('lists.tsv')) {
   const refId = Number(id);
   const pairs = values
     .split(';')
     .map((s) => s.trim())
     .filter(Boolean)
-    .map((s) => {
-      const eq = s.indexOf('=');
-      return [s.slice(0, eq), s.slice(eq + 1)];
-    });
+    .map(splitListEntry);
   const name = supplement.listNames[id] ?? `${usedBy.split(',')[0]} values`;
   addList(refId, name, pairs);
 }
