@@ -1,9 +1,11 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { healthRoutes } from './health/routes.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { modelReadRoutes } from './records/http/models-routes.js';
 import { modelWriteRoutes } from './records/http/model-write-routes.js';
 import { batchRoutes } from './batch/batch-routes.js';
+import { authenticateHook } from './auth/authenticate.js';
+import { authRoutes } from './auth/routes.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -18,10 +20,12 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: s.log as unknown as FastifyBaseLogger,
     bodyLimit: 64 * 1024 * 1024,
-    disableRequestLogging: s.config.logLevel !== 'debug' && s.config.logLevel !== 'trace',
+    logController: new LogController({ disableRequestLogging: s.config.logLevel !== 'debug' && s.config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 },
   });
   registerErrorHandlers(app);
+  app.addHook('onRequest', authenticateHook(s.auth));
+  await authRoutes(app, s);
   await healthRoutes(app, s);
   await modelReadRoutes(app, s);
   await modelWriteRoutes(app, s);

@@ -9,6 +9,8 @@ import type { Services } from './services.js';
 import { SysConfig } from './sysconfig/sysconfig.js';
 import { ModelEvents } from './events/model-events.js';
 import { registerCacheNotifications } from './events/cache-notifications.js';
+import { AuthService } from './auth/service.js';
+import { registerAuthEvents } from './auth/events.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -30,7 +32,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await sysConfig.listen(db);
     const events = new ModelEvents();
     registerCacheNotifications(events);
-    const services: Services = { config, db, dictionary, sysConfig, events, log };
+    registerAuthEvents(events);
+    const auth = new AuthService({ config, db, sysConfig, log });
+    await auth.start();
+    const services: Services = { config, db, dictionary, sysConfig, events, log, auth };
     const app = await buildApp(services);
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('[::]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
@@ -43,6 +48,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         if (closed) return;
         closed = true;
         await app.close();
+        await auth.stop();
         await dictionary.close();
         await sysConfig.close();
         await db.close();

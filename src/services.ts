@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { AuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import type { Db } from './db/types.js';
 import type { DictionaryCache } from './dictionary/cache.js';
@@ -13,4 +14,5 @@ export interface Services {
   sysConfig: SysConfig;
   events: ModelEvents;
   log: Logger;
+  auth: AuthService;
 }

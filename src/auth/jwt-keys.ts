@@ -3,7 +3,8 @@ import type { Db, Queryable } from '../db/types.js';
 import { insertRow, ts, tsMillis } from './util.js';
 
 export const ALG = 'ES256';
-export const ISSUER = 'dictum';
+/** The issuer claim of the original API, kept for clients that check it. */
+export const ISSUER = 'idempiere.org';
 /** NOTIFY channel: a signing key was added or retired; every instance reloads its key set. */
 export const KEYS_CHANNEL = 'dictum_signing_keys';
 
@@ -127,9 +128,13 @@ export class SigningKeys {
     return k.validTo === null || now - k.validTo < this.retentionMs();
   }
 
-  /** Signs claims with the current key; expiresAt in milliseconds since the epoch. */
-  async sign(claims: JWTPayload, expiresAt: number, subject?: string): Promise<string> {
+  /** Makes sure a signing key is loaded (call it before a transaction that signs). */
+  async ready(): Promise<void> {
     if (!this.#current) await this.load();
+  }
+
+  /** Signs claims with the current key (loaded by start or ready); expiresAt in milliseconds since the epoch. */
+  async sign(claims: JWTPayload, expiresAt: number, subject?: string): Promise<string> {
     const cur = this.#current;
     if (!cur) throw new Error('No signing key is available');
     const jwt = new SignJWT(claims)

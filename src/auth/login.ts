@@ -1,16 +1,18 @@
-import { ApiError, badRequest, unauthorized } from '../errors.js';
+import { hostname } from 'node:os';
+import { ApiError, unauthorized } from '../errors.js';
+import { tokenError, tooMany } from './errors.js';
 import { MAX_PASSWORD_LENGTH, hashPassword, isPhc, verifyPassword } from './passwords.js';
+import type { LoginBody, LoginParameters } from './schemas.js';
 import { AUTH_DEFAULTS, type AuthService, type LoginSelection, type TokenPair } from './service.js';
 import { openSession } from './sessions.js';
-import { ts, tsMillis } from './util.js';
+import { loginFailureKey, ts, tsMillis } from './util.js';
 
 export const AUTH_ERROR = 'Authenticate error';
 export const BAD_CREDENTIALS = 'Invalid user name or password';
 
 export const authError = (detail: string): ApiError => unauthorized(AUTH_ERROR, detail);
 
-const tooManyLogins = (retryAfterSeconds: number): ApiError =>
-  new ApiError(429, 'Too Many Requests', 'Too many failed login attempts; try again later', { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+const tooManyLogins = (retryAfterSeconds: number): ApiError => tooMany('Too many failed login attempts; try again later', retryAfterSeconds);
 
 interface UserRow {
   ad_user_id: number;
@@ -42,15 +44,6 @@ export interface LoginUser {
   roles: RoleChoice[];
 }
 
-/** The login parameters: ids, or names/values where the original API accepts them. */
-export interface LoginParameters {
-  clientId?: unknown;
-  roleId?: unknown;
-  organizationId?: unknown;
-  warehouseId?: unknown;
-  language?: unknown;
-}
-
 /** Which response keys were resolved by name or inferred (and so are echoed in the response). */
 interface Resolved {
   clientId?: number;
@@ -74,6 +67,7 @@ export async function eligibleRoles(auth: AuthService, userIds: number[]): Promi
        JOIN ad_role r ON r.ad_role_id = ur.ad_role_id
        JOIN ad_client c ON c.ad_client_id = r.ad_client_id
       WHERE ur.ad_user_id = ANY($1::bigint[]) AND ur.isactive = 'Y' AND r.isactive = 'Y' AND c.isactive = 'Y'
+        AND COALESCE(r.ismasterrole, 'N') <> 'Y'
         AND (r.roletype IS NULL OR btrim(r.roletype) = '' OR r.roletype = 'WS')
       ORDER BY c.name, r.name`,
     [userIds],
@@ -90,24 +84,27 @@ export function clientsOf(roles: RoleChoice[]): IdName[] {
 /**
  * Checks user name and password. Unknown users cost the same hashing work as known ones and
  * get the same answer. Failures are counted per user name and per remote address in memory
- * (429 beyond the limits) and per account in AD_User.FailedLoginCount, which locks the account.
+ * (429 beyond the limits) and per account in AD_User.FailedLoginCount, which locks the account
+ * (429 while locked, whatever password is given, so a lock does not confirm a guess).
  */
-export async function checkCredentials(auth: AuthService, body: unknown, remoteAddr: string): Promise<LoginUser> {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const userName = b.userName;
-  const password = b.password;
-  if (typeof userName !== 'string' || typeof password !== 'string' || userName.trim() === '' || password === '') {
-    throw badRequest('Bad Request', 'userName and password are required');
-  }
-  if (userName.length > 256 || password.length > MAX_PASSWORD_LENGTH) throw authError(BAD_CREDENTIALS);
+export async function checkCredentials(auth: AuthService, body: LoginBody, remoteAddr: string): Promise<LoginUser> {
+  const { userName, password } = body;
+  if (userName.trim() === '') throw authError(BAD_CREDENTIALS);
 
   const windowMs = await auth.minutes('REST_LOGIN_FAILURE_WINDOW_MINUTES');
   const maxAttempts = await auth.int('REST_LOGIN_MAX_FAILED_ATTEMPTS');
   const maxPerAddress = await auth.int('REST_LOGIN_MAX_FAILURES_PER_ADDRESS');
-  const nameKey = `user:${userName.trim().toLowerCase()}`;
+  const nameKey = loginFailureKey(userName);
   const addrKey = `addr:${remoteAddr}`;
   if ((maxPerAddress > 0 && auth.failures.count(addrKey, windowMs) >= maxPerAddress) || (maxAttempts > 0 && auth.failures.count(nameKey, windowMs) >= maxAttempts)) {
     throw tooManyLogins(windowMs / 1000);
+  }
+  const now = Date.now();
+  if (userName.length > 256 || password.length > MAX_PASSWORD_LENGTH) {
+    auth.failures.add(nameKey, now);
+    auth.failures.add(addrKey, now);
+    await verifyPassword(null, password.slice(0, MAX_PASSWORD_LENGTH));
+    throw authError(BAD_CREDENTIALS);
   }
 
   const byEmail = await auth.s.sysConfig.getBool('USE_EMAIL_FOR_LOGIN', false);
@@ -126,40 +123,50 @@ export async function checkCredentials(auth: AuthService, body: unknown, remoteA
       break;
     }
   }
-  const now = Date.now();
+
+  // A lock ends by itself after REST_LOGIN_LOCK_MINUTES (> 0); with 0 only an administrator or a password reset ends it.
+  const lockMinutes = Number((await auth.s.sysConfig.get('REST_LOGIN_LOCK_MINUTES')) ?? AUTH_DEFAULTS.REST_LOGIN_LOCK_MINUTES);
+  const lockMs = Number.isFinite(lockMinutes) && lockMinutes >= 0 ? lockMinutes * 60_000 : AUTH_DEFAULTS.REST_LOGIN_LOCK_MINUTES * 60_000;
+  const lockedUntil = (c: UserRow): number | null => {
+    if (c.islocked !== 'Y') return null;
+    if (lockMs <= 0) return Number.POSITIVE_INFINITY;
+    const until = (tsMillis(c.dateaccountlocked) ?? now) + lockMs;
+    return until > now ? until : null;
+  };
 
   if (!matched) {
+    const locked = candidates.map(lockedUntil);
+    if (candidates.length && locked.every((u) => u !== null)) {
+      const until = Math.min(...(locked as number[]));
+      throw tooManyLogins(Number.isFinite(until) ? (until - now) / 1000 : windowMs / 1000);
+    }
     auth.failures.add(nameKey, now);
     auth.failures.add(addrKey, now);
-    // Runs for unknown names too (on no rows), so both cases cost the same round trip.
+    // Runs for unknown names too (on no rows), so both cases cost the same round trip. An
+    // expired lock starts a new count.
+    const open = candidates.filter((_, i) => locked[i] === null).map((c) => Number(c.ad_user_id));
     await auth.s.db.query(
-      `UPDATE ad_user SET failedlogincount = COALESCE(failedlogincount, 0) + 1,
-              islocked = CASE WHEN $2 > 0 AND COALESCE(failedlogincount, 0) + 1 >= $2 THEN 'Y' ELSE islocked END,
-              dateaccountlocked = CASE WHEN $2 > 0 AND COALESCE(failedlogincount, 0) + 1 >= $2 AND COALESCE(islocked, 'N') <> 'Y' THEN $3::timestamp ELSE dateaccountlocked END
-        WHERE ad_user_id = ANY($1::bigint[])`,
-      [candidates.map((c) => Number(c.ad_user_id)), maxAttempts, ts(now)],
+      `UPDATE ad_user SET failedlogincount = n.count,
+              islocked = CASE WHEN $2 > 0 AND n.count >= $2 THEN 'Y' ELSE 'N' END,
+              dateaccountlocked = CASE WHEN $2 > 0 AND n.count >= $2 THEN $3::timestamp ELSE NULL END
+         FROM (SELECT ad_user_id AS id, CASE WHEN islocked = 'Y' THEN 1 ELSE COALESCE(failedlogincount, 0) + 1 END AS count
+                 FROM ad_user WHERE ad_user_id = ANY($1::bigint[])) n
+        WHERE ad_user.ad_user_id = n.id`,
+      [open, maxAttempts, ts(now)],
     );
     throw authError(BAD_CREDENTIALS);
   }
 
   const userId = Number(matched.ad_user_id);
-  if (matched.islocked === 'Y') {
-    // REST_LOGIN_LOCK_MINUTES > 0: the lock ends by itself; 0: only an administrator (or a password reset) unlocks.
-    const lockMinutes = Number(await auth.s.sysConfig.get('REST_LOGIN_LOCK_MINUTES') ?? AUTH_DEFAULTS.REST_LOGIN_LOCK_MINUTES);
-    const lockMs = Number.isFinite(lockMinutes) ? lockMinutes * 60_000 : AUTH_DEFAULTS.REST_LOGIN_LOCK_MINUTES * 60_000;
-    const lockedAt = tsMillis(matched.dateaccountlocked) ?? now;
-    if (lockMs > 0 && now - lockedAt >= lockMs) {
-      await auth.s.db.query(`UPDATE ad_user SET islocked = 'N', failedlogincount = 0, dateaccountlocked = NULL WHERE ad_user_id = $1`, [userId]);
-    } else {
-      throw tooManyLogins(lockMs > 0 ? (lockedAt + lockMs - now) / 1000 : windowMs / 1000);
-    }
-  }
+  const until = lockedUntil(matched);
+  if (until !== null) throw tooManyLogins(Number.isFinite(until) ? (until - now) / 1000 : windowMs / 1000);
   if (matched.isexpired === 'Y') throw authError('The password has expired; reset it before logging in');
 
   auth.failures.reset(nameKey);
+  // A clear-text password of the demo data becomes an argon2id hash at its first use.
   const newHash = matched.password && !isPhc(matched.password) ? await hashPassword(password) : null;
   await auth.s.db.query(
-    `UPDATE ad_user SET failedlogincount = 0, datelastlogin = $2, password = COALESCE($3, password) WHERE ad_user_id = $1`,
+    `UPDATE ad_user SET failedlogincount = 0, islocked = 'N', dateaccountlocked = NULL, datelastlogin = $2, password = COALESCE($3, password) WHERE ad_user_id = $1`,
     [userId, ts(now), newHash],
   );
   const roles = await eligibleRoles(auth, [userId]);
@@ -180,12 +187,13 @@ export class LoginResolver {
       [userId],
     );
     const u = rows[0];
-    if (!u) throw unauthorized('Invalid token', 'The user of this token is no longer active');
-    if (u.islocked === 'Y') throw unauthorized('Invalid token', 'The account is locked');
+    if (!u) throw tokenError('Invalid token', 'The user of this token is no longer active');
+    if (u.islocked === 'Y') throw tokenError('Invalid token', 'The account is locked');
     const changed = tsMillis(u.datepasswordchanged);
-    // A first-step token issued before a password change is no longer good.
-    if (notChangedSince !== undefined && changed !== null && changed > notChangedSince + 999) {
-      throw unauthorized('Invalid token', 'The token was revoked');
+    // A first-step token issued before a password change is no longer good. Its issue time has
+    // whole seconds: one issued in the second of the change counts as issued before it.
+    if (notChangedSince !== undefined && changed !== null && changed >= notChangedSince) {
+      throw tokenError('Token revoked', 'The password was changed after this token was issued');
     }
     return new LoginResolver(auth, { userId, userName: u.name, roles: await eligibleRoles(auth, [userId]) });
   }
@@ -263,11 +271,14 @@ export class LoginResolver {
   async organization(clientId: number, roleId: number, v: unknown): Promise<{ id: number; byName: boolean }> {
     const orgs = await this.organizations(clientId, roleId);
     if (isBlank(v)) {
+      // Omitted: the only organisation, else the only real one, else * (0) when the role reaches
+      // it, else the one with the lowest id.
       const real = orgs.filter((o) => o.id !== 0);
       if (orgs.length === 1) return { id: orgs[0]!.id, byName: true };
-      if (orgs.some((o) => o.id === 0)) return { id: 0, byName: false };
       if (real.length === 1) return { id: real[0]!.id, byName: true };
-      throw authError('Missing organizationId parameter');
+      if (orgs.some((o) => o.id === 0)) return { id: 0, byName: true };
+      if (real.length) return { id: Math.min(...real.map((o) => o.id)), byName: true };
+      throw authError('The role has no organization to log in to');
     }
     const id = asId(v);
     const found = id !== null ? orgs.find((o) => o.id === id) : orgs.find((o) => o.name === String(v) || o.value === String(v));
@@ -306,10 +317,12 @@ export class LoginResolver {
 
   async language(clientId: number, v: unknown): Promise<string> {
     if (isBlank(v)) return this.defaultLanguage(clientId);
-    if (typeof v !== 'string' || v.length > 10) throw authError('Invalid language');
+    if (typeof v !== 'string' || v.trim().length > 10) throw authError('Invalid language');
+    // en_US, or the locale form en-US.
+    const code = v.trim().replace('-', '_');
     const { rows } = await this.auth.s.db.query<{ ad_language: string }>(
-      `SELECT ad_language FROM ad_language WHERE ad_language = $1 AND isactive = 'Y' AND (issystemlanguage = 'Y' OR isbaselanguage = 'Y')`,
-      [v.trim()],
+      `SELECT ad_language FROM ad_language WHERE lower(ad_language) = lower($1) AND isactive = 'Y' AND (issystemlanguage = 'Y' OR isbaselanguage = 'Y')`,
+      [code],
     );
     if (!rows.length) throw authError('Invalid language');
     return rows[0]!.ad_language;
@@ -342,11 +355,14 @@ export async function completeLogin(
   remoteAddr: string,
   extra: Record<string, unknown> = {},
 ): Promise<Record<string, unknown>> {
-  const { rows } = await auth.s.db.query<Record<string, unknown>>('SELECT * FROM ad_role WHERE ad_role_id = $1', [sel.roleId]);
+  const { rows } = await auth.s.db.query<{ ad_tree_menu_id: number | null }>('SELECT ad_tree_menu_id FROM ad_role WHERE ad_role_id = $1', [sel.roleId]);
   const menuTreeId = Number(rows[0]?.ad_tree_menu_id ?? 0) || 10;
+  const serverName = auth.s.config.nodeId || hostname();
+  const life = await auth.lifetimes(sel.clientId);
+  await auth.keys.ready();
   const pair: TokenPair = await auth.s.db.tx(async (tx) => {
-    const sessionId = await openSession(tx, { clientId: sel.clientId, orgId: sel.orgId, roleId: sel.roleId, userId: sel.userId, remoteAddr });
-    return auth.issuePair(tx, { ...sel, sessionId });
+    const sessionId = await openSession(tx, { clientId: sel.clientId, orgId: sel.orgId, roleId: sel.roleId, userId: sel.userId, remoteAddr, serverName });
+    return auth.issuePair(tx, { ...sel, sessionId }, life);
   });
   const out: Record<string, unknown> = { ...extra };
   if (shown.clientId !== undefined) out.clientId = shown.clientId;
@@ -363,19 +379,17 @@ export async function completeLogin(
 
 /**
  * POST /auth/tokens. With parameters: a one-step login. Without: the first step, {clients, token}
- * and, when there is exactly one client, role and organisation, the full login as well.
+ * and, when there is exactly one client, role and organisation, the full login as well (its
+ * token and refresh_token then replace the first-step token).
  */
-export async function postTokens(auth: AuthService, body: unknown, remoteAddr: string): Promise<Record<string, unknown>> {
+export async function postTokens(auth: AuthService, body: LoginBody, remoteAddr: string): Promise<Record<string, unknown>> {
   const user = await checkCredentials(auth, body, remoteAddr);
   const resolver = new LoginResolver(auth, user);
-  const params = (body as { parameters?: unknown }).parameters;
-  if (params !== undefined && params !== null) {
-    if (typeof params !== 'object' || Array.isArray(params)) throw badRequest('Bad Request', 'parameters must be an object');
-    const { sel, shown } = await resolver.resolve(params as LoginParameters);
+  if (body.parameters) {
+    const { sel, shown } = await resolver.resolve(body.parameters);
     return completeLogin(auth, sel, shown, remoteAddr);
   }
   const clients = resolver.clients();
-  const token = await auth.issueStepToken(user.userId, user.userName, clients.map((c) => c.id));
   if (clients.length === 1) {
     const roles = resolver.roles(clients[0]!.id);
     if (roles.length === 1) {
@@ -386,5 +400,16 @@ export async function postTokens(auth: AuthService, body: unknown, remoteAddr: s
       }
     }
   }
+  const token = await auth.issueStepToken(user.userId, user.userName, clients.map((c) => c.id));
   return { clients, token };
+}
+
+/**
+ * PUT /auth/tokens: finishes a stepwise login with the first-step token (its clients only), or
+ * logs in again with other choices using a full token (a new session; the old one stays open).
+ */
+export async function putTokens(auth: AuthService, who: { userId: number; clientIds?: number[]; issuedAt?: number }, params: LoginParameters, remoteAddr: string): Promise<Record<string, unknown>> {
+  const resolver = await LoginResolver.forUser(auth, who.userId, who.issuedAt);
+  const { sel, shown } = await resolver.resolve(params, who.clientIds);
+  return completeLogin(auth, sel, shown, remoteAddr);
 }

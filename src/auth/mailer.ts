@@ -49,10 +49,21 @@ export class SmtpMailer implements Mailer {
   }
 }
 
+/**
+ * SMTP when DICTUM_SMTP_URL is set (smtp:// or smtps://, user and password in the URL), else the
+ * development outbox. A malformed URL stops the start with a clear message.
+ */
 export function createMailer(env: NodeJS.ProcessEnv, log: Logger): Mailer {
   const url = env.DICTUM_SMTP_URL?.trim();
-  if (url) return new SmtpMailer(url, env.DICTUM_SMTP_FROM?.trim() || 'no-reply@localhost', log);
-  return new OutboxMailer();
+  if (!url) return new OutboxMailer();
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error('Configuration DICTUM_SMTP_URL must be a URL such as smtp://user:password@host:587');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new Error('Configuration DICTUM_SMTP_URL must start with smtp:// or smtps://');
+  return new SmtpMailer(url, env.DICTUM_SMTP_FROM?.trim() || 'no-reply@localhost', log);
 }
 
 interface Template {

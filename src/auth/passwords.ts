@@ -1,5 +1,5 @@
 import { hash, verify, type Options } from '@node-rs/argon2';
-import { secretEquals } from '../health/health.js';
+import { constantTimeEquals, randomSecret } from './util.js';
 
 /** argon2id (algorithm 2) with the library's defaults: 19 MiB, 2 passes, 1 lane. */
 const ARGON2ID: Options = { algorithm: 2 as NonNullable<Options['algorithm']> };
@@ -12,11 +12,23 @@ export const hashPassword = (password: string): Promise<string> => hash(password
 let dummy: Promise<string> | null = null;
 /** A hash of a random value, verified against when there is no account, so timing stays the same. */
 export function dummyHash(): Promise<string> {
-  dummy ??= hash(`dummy-${Math.random()}-${Date.now()}`, ARGON2ID);
+  dummy ??= hash(randomSecret(24), ARGON2ID);
   return dummy;
 }
 
 export const isPhc = (stored: string): boolean => stored.startsWith('$argon2');
+
+/** Checks a value against an argon2 hash of it (reset codes); no hash costs the same work and fails. */
+export async function verifyHash(phc: string | null | undefined, value: string): Promise<boolean> {
+  const target = phc && isPhc(phc) ? phc : await dummyHash();
+  let ok = false;
+  try {
+    ok = await verify(target, value);
+  } catch {
+    ok = false;
+  }
+  return ok && target === phc;
+}
 
 /**
  * Checks a password against AD_User.Password. An argon2 PHC string is verified; any other
@@ -37,5 +49,5 @@ export async function verifyPassword(stored: string | null | undefined, password
   }
   // Same hashing work as the argon2 path, then a constant-time comparison.
   await verify(await dummyHash(), password).catch(() => false);
-  return secretEquals(stored, password);
+  return constantTimeEquals(stored, password);
 }

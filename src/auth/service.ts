@@ -1,9 +1,12 @@
-import type { Queryable } from '../db/types.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Db, Queryable } from '../db/types.js';
 import type { Services } from '../services.js';
 import type { AuthContext, LoginStep } from './context.js';
 import { SigningKeys } from './jwt-keys.js';
+import { createMailer, type Mailer } from './mailer.js';
+import { purgePasswordResets } from './password-reset.js';
 import { SessionRegistry } from './sessions.js';
-import { FailureWindow, insertRow, LruMap, minutesToMs, randomSecret, sha256, ts } from './util.js';
+import { FailureWindow, insertRow, LruMap, minutesToMs, sha256, ts } from './util.js';
 
 /** Defaults of the SysConfig keys read by the authentication capability (see docs/auth.md). */
 export const AUTH_DEFAULTS = {
@@ -62,44 +65,98 @@ export interface TokenPair {
   refresh_token: string;
 }
 
+/** Token lifetimes in milliseconds (SysConfig REST_*_EXPIRE_IN_MINUTES). */
+export interface Lifetimes {
+  accessMs: number;
+  refreshMs: number;
+  absoluteMs: number;
+}
+
 /** Continuation of a refresh family on rotation. */
 export interface FamilyLink {
   familyId: string;
-  parentHash: string;
+  /** REST_RefreshToken_UU of the token that was used (kept as ParentToken; no hash is stored there). */
+  parentUu: string;
   absoluteExpiresAt: number;
 }
 
 const ROLE_ACCESS_TTL_MS = 60_000;
+const HOUSEKEEPING_MS = 5 * 60_000;
+
+/** What the authentication capability needs from the service. */
+export type AuthDeps = Pick<Services, 'db' | 'sysConfig' | 'log' | 'config'>;
+
+/**
+ * Indexes the authentication queries rely on (revocation by family, session and user; session
+ * state polling; reset lookups). Created once, on the first start against a database.
+ */
+const AUTH_INDEXES: [name: string, definition: string][] = [
+  ['rest_refreshtoken_family_idx', 'ON rest_refreshtoken (familyid)'],
+  ['rest_refreshtoken_session_idx', 'ON rest_refreshtoken (ad_session_id)'],
+  ['rest_refreshtoken_user_idx', 'ON rest_refreshtoken (ad_user_id)'],
+  ['ad_session_createdby_idx', 'ON ad_session (createdby)'],
+  ['ad_session_ended_idx', "ON ad_session (updated) WHERE processed = 'Y'"],
+  ['rest_passwordreset_email_idx', 'ON rest_passwordreset (lower(email), created)'],
+  ['rest_passwordreset_verified_idx', 'ON rest_passwordreset (verifiedtokenhash)'],
+];
+
+async function ensureAuthIndexes(db: Db): Promise<void> {
+  const missing: string[] = [];
+  for (const [name] of AUTH_INDEXES) {
+    const { rows } = await db.query<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [name]);
+    if (!rows[0]?.r) missing.push(name);
+  }
+  if (!missing.length) return;
+  await db.tx(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dictum.auth_indexes'))`);
+    for (const [name, definition] of AUTH_INDEXES) {
+      if (missing.includes(name)) await tx.query(`CREATE INDEX IF NOT EXISTS ${name} ${definition}`);
+    }
+  });
+}
 
 /** State and helpers shared by the authentication routes and the authentication hook. */
 export class AuthService {
   readonly keys: SigningKeys;
   readonly sessions: SessionRegistry;
+  readonly mailer: Mailer;
   /** Verified access tokens until their expiry: the hot path does no crypto and no I/O. */
   readonly verified = new LruMap<string, { exp: number; claims: AccessClaims | null; step: LoginStep | null }>(20_000);
+  /** Failed logins per user name and per remote address (in memory, per instance). */
   readonly failures = new FailureWindow();
+  /** Password reset requests per remote address (in memory, per instance). */
+  readonly resetRequests = new FailureWindow();
   #roleAccess = new Map<string, RoleAccess>();
   #maxLifetimeMs: number = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES * 60_000;
   #timer: NodeJS.Timeout | null = null;
 
-  constructor(readonly s: Services) {
+  constructor(
+    readonly s: AuthDeps,
+    mailer?: Mailer,
+  ) {
     this.keys = new SigningKeys(s.db, () => this.#maxLifetimeMs);
     this.sessions = new SessionRegistry(s.db, () => this.#maxLifetimeMs);
+    this.mailer = mailer ?? createMailer(process.env, s.log);
   }
 
   async start(): Promise<void> {
+    await ensureAuthIndexes(this.s.db);
     await this.#computeMaxLifetime();
     await this.keys.start();
     await this.sessions.start();
     this.#timer = setInterval(() => {
       this.sessions.prune();
-      this.#computeMaxLifetime().catch(() => undefined);
-    }, 5 * 60_000);
+      this.#computeMaxLifetime().catch((err: unknown) => this.s.log.warn({ err }, 'token lifetimes could not be read'));
+      purgePasswordResets(this.s.db).catch((err: unknown) => this.s.log.warn({ err }, 'old password reset requests could not be removed'));
+      // Picks up keys rotated without a notification (by SQL on another instance).
+      this.keys.load().catch((err: unknown) => this.s.log.warn({ err }, 'signing keys could not be reloaded'));
+    }, HOUSEKEEPING_MS);
     this.#timer.unref();
   }
 
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
+    this.#timer = null;
     await this.keys.stop();
     await this.sessions.stop();
   }
@@ -109,7 +166,7 @@ export class AuthService {
     const { rows } = await this.s.db.query<{ value: string | null }>(
       `SELECT value FROM ad_sysconfig WHERE isactive = 'Y' AND name IN ('REST_TOKEN_EXPIRE_IN_MINUTES', 'REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES')`,
     );
-    let max = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES;
+    let max: number = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES;
     for (const r of rows) {
       const n = Number(r.value);
       if (Number.isFinite(n) && n > max) max = n;
@@ -117,10 +174,12 @@ export class AuthService {
     this.#maxLifetimeMs = max * 60_000;
   }
 
+  /** A SysConfig duration in minutes (fractions allowed), as milliseconds; zero or less means the default. */
   async minutes(name: keyof typeof AUTH_DEFAULTS, clientId = 0, orgId = 0): Promise<number> {
     return minutesToMs(await this.s.sysConfig.getInt(name, AUTH_DEFAULTS[name], clientId, orgId), AUTH_DEFAULTS[name]);
   }
 
+  /** A SysConfig count; zero or less switches the limit off where the caller says so. */
   async int(name: keyof typeof AUTH_DEFAULTS, clientId = 0): Promise<number> {
     const n = await this.s.sysConfig.getInt(name, AUTH_DEFAULTS[name], clientId);
     return Number.isFinite(n) ? Math.floor(n) : AUTH_DEFAULTS[name];
@@ -133,16 +192,28 @@ export class AuthService {
   }
 
   /**
+   * The token lifetimes of a client, read before a transaction opens (on PGlite a read outside
+   * the open transaction would wait for it).
+   */
+  async lifetimes(clientId: number): Promise<Lifetimes> {
+    return {
+      accessMs: await this.minutes('REST_TOKEN_EXPIRE_IN_MINUTES', clientId),
+      refreshMs: await this.minutes('REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES', clientId),
+      absoluteMs: await this.minutes('REST_TOKEN_ABSOLUTE_EXPIRE_IN_MINUTES', clientId),
+    };
+  }
+
+  /**
    * Signs an access token and a refresh token and stores the refresh token (hashed) in the
    * caller's transaction. A new login starts a family; a rotation continues one.
    */
-  async issuePair(q: Queryable, sel: LoginSelection, link?: FamilyLink): Promise<TokenPair> {
+  async issuePair(q: Queryable, sel: LoginSelection, life: Lifetimes, link?: FamilyLink): Promise<TokenPair> {
     const now = Date.now();
-    const accessExp = now + (await this.minutes('REST_TOKEN_EXPIRE_IN_MINUTES', sel.clientId));
-    const absolute = link?.absoluteExpiresAt ?? now + (await this.minutes('REST_TOKEN_ABSOLUTE_EXPIRE_IN_MINUTES', sel.clientId));
-    const refreshExp = Math.min(now + (await this.minutes('REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES', sel.clientId)), absolute);
+    const accessExp = now + life.accessMs;
+    const absolute = link?.absoluteExpiresAt ?? now + life.absoluteMs;
+    const refreshExp = Math.min(now + life.refreshMs, absolute);
     const token = await this.keys.sign({ ...claimsOf(sel) }, accessExp, sel.userName);
-    const jti = Buffer.from(randomSecret(32), 'base64url').toString('hex');
+    const jti = randomBytes(32).toString('hex');
     const refresh = await this.keys.sign({ jti, token_use: 'refresh', ...claimsOf(sel) }, refreshExp, sel.userName);
     await insertRow(
       q,
@@ -150,14 +221,14 @@ export class AuthService {
       {
         token: sha256(token),
         refreshtoken: sha256(jti),
-        parenttoken: link?.parentHash ?? null,
+        parenttoken: link?.parentUu ?? null,
         expiresat: ts(refreshExp),
         absoluteexpiresat: ts(absolute),
         revokedat: null,
         rest_revokecause: null,
         ad_user_id: sel.userId,
         ad_session_id: sel.sessionId,
-        familyid: link?.familyId ?? randomUuid(),
+        familyid: link?.familyId ?? randomUUID(),
       },
       { clientId: sel.clientId, orgId: sel.orgId, userId: sel.userId },
     );
@@ -233,7 +304,3 @@ export class AuthService {
   }
 }
 
-
-function randomUuid(): string {
-  return globalThis.crypto.randomUUID();
-}

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/types.js';
-import { insertRow, ts, tsMillis } from './util.js';
+import { insertRow, ts } from './util.js';
 
 /** NOTIFY channel carrying comma-separated AD_Session ids that were ended. */
 export const SESSION_CHANNEL = 'dictum_session_revoked';
@@ -14,6 +14,7 @@ export interface NewSession {
   userId: number;
   remoteAddr: string;
   remoteHost?: string;
+  serverName?: string;
 }
 
 /** Opens an AD_Session for a login (WebSession 'dictum-rest'); returns its id. */
@@ -28,6 +29,7 @@ export async function openSession(q: Queryable, s: NewSession): Promise<number> 
       processed: 'N',
       logindate: ts(Date.now()),
       ad_role_id: s.roleId,
+      servername: (s.serverName ?? '').slice(0, 80) || null,
       description: 'REST login',
     },
     { clientId: s.clientId, orgId: s.orgId, userId: s.userId },
@@ -80,14 +82,23 @@ export async function endUserSessions(q: Queryable, userId: number, cause: Revok
   return ids;
 }
 
+/** How often an instance on a PostgreSQL server asks for sessions ended elsewhere (NOTIFY may be lost on a reconnect). */
+const POLL_MS = 5_000;
+/** Clock difference between instances that the poll tolerates. */
+const POLL_MARGIN_MS = 60_000;
+
 /**
  * Which sessions are ended, known in memory so that the authentication hot path needs no
  * database round trip. Filled by this instance's own revocations and by NOTIFY from the
- * others; sessions ended within the retention window are loaded at start.
+ * others; sessions ended within the retention window are loaded at start. On a PostgreSQL
+ * server a light poll also picks up endings whose NOTIFY did not arrive (a dropped listening
+ * connection), so NOTIFY only makes revocation faster, never decides it.
  */
 export class SessionRegistry {
   #ended = new Map<number, number>();
   #unlisten: (() => Promise<void>) | null = null;
+  #poll: NodeJS.Timeout | null = null;
+  #lastPoll = 0;
 
   constructor(
     private readonly db: Db,
@@ -101,17 +112,35 @@ export class SessionRegistry {
         if (Number.isInteger(id) && id > 0) this.markEnded(id);
       }
     });
-    const since = ts(Date.now() - this.retentionMs());
-    const { rows } = await this.db.query<{ ad_session_id: number; updated: unknown }>(
-      `SELECT ad_session_id, updated FROM ad_session WHERE processed = 'Y' AND websession = 'dictum-rest' AND updated >= $1`,
-      [since],
-    );
-    for (const r of rows) this.#ended.set(Number(r.ad_session_id), tsMillis(r.updated) ?? Date.now());
+    await this.loadEndedSince(Date.now() - this.retentionMs());
+    if (this.db.kind === 'pg') {
+      this.#poll = setInterval(() => {
+        this.loadEndedSince(this.#lastPoll - POLL_MARGIN_MS).catch(() => undefined);
+      }, POLL_MS);
+      this.#poll.unref();
+    }
   }
 
   async stop(): Promise<void> {
+    if (this.#poll) clearInterval(this.#poll);
+    this.#poll = null;
     if (this.#unlisten) await this.#unlisten();
     this.#unlisten = null;
+  }
+
+  /** Reads the sessions ended since a moment (by their Updated time) into memory. */
+  async loadEndedSince(since: number): Promise<void> {
+    const now = Date.now();
+    const { rows } = await this.db.query<{ ad_session_id: number }>(
+      `SELECT ad_session_id FROM ad_session WHERE processed = 'Y' AND updated >= $1`,
+      [ts(since)],
+      { name: 'auth_sessions_ended_since' },
+    );
+    for (const r of rows) {
+      const id = Number(r.ad_session_id);
+      if (!this.#ended.has(id)) this.#ended.set(id, now);
+    }
+    this.#lastPoll = now;
   }
 
   markEnded(id: number): void {

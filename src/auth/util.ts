@@ -1,9 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { nextId, uuidv7 } from '../db/ids.js';
 import type { Queryable } from '../db/types.js';
 
 /** SHA-256 in hex: how high-entropy secrets (refresh token ids, verified tokens) are stored. */
 export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** Compares two secrets in constant time; hashing first makes the lengths equal. */
+export function constantTimeEquals(a: string, b: string): boolean {
+  const ha = createHash('sha256').update(a, 'utf8').digest();
+  const hb = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(ha, hb);
+}
 
 /** A URL-safe random secret of the given number of bytes. */
 export const randomSecret = (bytes = 32): string => randomBytes(bytes).toString('base64url');
@@ -60,6 +67,9 @@ export async function insertRow(
   return id;
 }
 
+/** The key under which failed logins of a user name are counted. */
+export const loginFailureKey = (userName: string): string => `user:${userName.trim().toLowerCase()}`;
+
 /** A small least-recently-used map with a size bound. */
 export class LruMap<K, V> {
   #map = new Map<K, V>();
@@ -112,3 +122,17 @@ export class FailureWindow {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Runs fn and answers no earlier than minMs after the start, whether fn succeeds or throws:
+ * responses whose work differs with the existence of an account take the same time.
+ */
+export async function atLeast<T>(minMs: number, fn: () => Promise<T>): Promise<T> {
+  const start = performance.now();
+  try {
+    return await fn();
+  } finally {
+    const rest = minMs - (performance.now() - start);
+    if (rest > 0) await sleep(rest);
+  }
+}
