@@ -86,35 +86,6 @@ const HOUSEKEEPING_MS = 5 * 60_000;
 /** What the authentication capability needs from the service. */
 export type AuthDeps = Pick<Services, 'db' | 'sysConfig' | 'log' | 'config'>;
 
-/**
- * Indexes the authentication queries rely on (revocation by family, session and user; session
- * state polling; reset lookups). Created once, on the first start against a database.
- */
-const AUTH_INDEXES: [name: string, definition: string][] = [
-  ['rest_refreshtoken_family_idx', 'ON rest_refreshtoken (familyid)'],
-  ['rest_refreshtoken_session_idx', 'ON rest_refreshtoken (ad_session_id)'],
-  ['rest_refreshtoken_user_idx', 'ON rest_refreshtoken (ad_user_id)'],
-  ['ad_session_createdby_idx', 'ON ad_session (createdby)'],
-  ['ad_session_ended_idx', "ON ad_session (updated) WHERE processed = 'Y'"],
-  ['rest_passwordreset_email_idx', 'ON rest_passwordreset (lower(email), created)'],
-  ['rest_passwordreset_verified_idx', 'ON rest_passwordreset (verifiedtokenhash)'],
-];
-
-async function ensureAuthIndexes(db: Db): Promise<void> {
-  const missing: string[] = [];
-  for (const [name] of AUTH_INDEXES) {
-    const { rows } = await db.query<{ r: string | null }>('SELECT to_regclass($1)::text AS r', [name]);
-    if (!rows[0]?.r) missing.push(name);
-  }
-  if (!missing.length) return;
-  await db.tx(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dictum.auth_indexes'))`);
-    for (const [name, definition] of AUTH_INDEXES) {
-      if (missing.includes(name)) await tx.query(`CREATE INDEX IF NOT EXISTS ${name} ${definition}`);
-    }
-  });
-}
-
 /** State and helpers shared by the authentication routes and the authentication hook. */
 export class AuthService {
   readonly keys: SigningKeys;
@@ -140,7 +111,6 @@ export class AuthService {
   }
 
   async start(): Promise<void> {
-    await ensureAuthIndexes(this.s.db);
     await this.#computeMaxLifetime();
     await this.keys.start();
     await this.sessions.start();

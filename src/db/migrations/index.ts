@@ -1,5 +1,6 @@
 import type { Tx } from '../types.js';
 import { bootstrap } from '../../seed/bootstrap.js';
+import { AUTH_INDEXES } from '../../auth/indexes.js';
 
 export interface Migration {
   version: number;
@@ -14,6 +15,13 @@ export const migrations: Migration[] = [
     name: 'dictionary, schema and demo company',
     async up(tx) {
       await bootstrap(tx);
+    },
+  },
+  {
+    version: 2,
+    name: 'indexes of authentication lookups',
+    async up(tx) {
+      for (const statement of AUTH_INDEXES) await tx.query(statement);
     },
   },
 ];
