@@ -1,6 +1,12 @@
 // Runs the upstream iDempiere REST request collection with newman against a fresh Dictum
 // (embedded database in a scratch data directory) and prints one line per request:
 // status, method, path. Requests of capabilities Dictum does not serve yet show their 404.
+//
+// The collection is a catalogue rather than a script: in file order it logs out early (every
+// later request would then carry a dead token) and logs in as the System administrator before
+// the tenant's requests. The runner therefore plays it as a client would: logout last, the
+// System administrator's login just before the administration endpoints (nodes, servers,
+// schedulers), and the tenant's one-step login again right after them.
 // Usage: npm run build && node scripts/run-collection.mjs [collection.json] [environment.json]
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -38,6 +44,30 @@ async function waitForHealth(url, deadline) {
   throw new Error('the server did not answer /api/v1/health in time');
 }
 
+/** Reorders the top-level items as described above; unknown shapes are left as they are. */
+function playOrder(c) {
+  const items = [...c.item];
+  const take = (pred) => {
+    const i = items.findIndex(pred);
+    return i < 0 ? null : items.splice(i, 1)[0];
+  };
+  const logout = take((it) => it.name === 'api/v1/auth/logout');
+  const sysadmin = [];
+  for (let it = take((x) => x.name.startsWith('sysadmin')); it; it = take((x) => x.name.startsWith('sysadmin'))) sysadmin.push(it);
+  const tenantLogin = items.find((it) => it.name === 'api/v1/auth/tokens one step');
+  const firstAdmin = items.findIndex((it) => it.name === 'api/v1/nodes');
+  let lastAdmin = -1;
+  items.forEach((it, i) => {
+    if (/servers/.test(it.name)) lastAdmin = i;
+  });
+  if (sysadmin.length && tenantLogin && firstAdmin >= 0 && lastAdmin > firstAdmin) {
+    items.splice(lastAdmin + 1, 0, structuredClone(tenantLogin));
+    items.splice(firstAdmin, 0, ...sysadmin);
+  } else items.push(...sysadmin);
+  if (logout) items.push(logout);
+  return { ...c, item: items };
+}
+
 const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-collection-'));
 const server = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js'), 'serve'], {
@@ -57,7 +87,7 @@ try {
     if (v.key === 'port') v.value = String(port);
   }
   const summary = await new Promise((resolve, reject) =>
-    newman.run({ collection: JSON.parse(fs.readFileSync(collection, 'utf8')), environment, reporters: [], timeoutRequest: 30_000 }, (err, s) => (err ? reject(err) : resolve(s))),
+    newman.run({ collection: playOrder(JSON.parse(fs.readFileSync(collection, 'utf8'))), environment, reporters: [], timeoutRequest: 30_000 }, (err, s) => (err ? reject(err) : resolve(s))),
   );
   let ok = 0;
   const lines = [];
