@@ -1,0 +1,97 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { pino } from 'pino';
+import { loadConfig } from '../../../src/config.js';
+import { startServer } from '../../../src/server.js';
+import { synchroniseSchema } from '../../../src/dictionary/sync.js';
+import { cacheDir } from '../../helpers/database.js';
+import { login } from '../../helpers/login.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (bounded) until a condition on the server holds. */
+async function eventually(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 150 && !check(); i++) await sleep(20);
+  assert.ok(check(), what);
+}
+
+const systemLogin = (server: TestServer) => login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });
+
+describe('dictionary cache', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('reloads when a dictionary row changes through the API', async () => {
+    const token = await systemLogin(server);
+    const before = server.services.dictionary.current;
+    assert.equal(before.byName.get('c_bpartner')?.label, 'Business Partner');
+    const r = await server.request('PUT', '/api/v1/models/ad_table/291', { token, body: { Name: 'Customer or Vendor' } });
+    assert.equal(r.status, 200, r.text);
+    await eventually(() => server.services.dictionary.current.byName.get('c_bpartner')?.label === 'Customer or Vendor', 'the new table name is in the cache');
+    assert.ok(server.services.dictionary.current.version > before.version);
+  });
+
+  it('a column added to the dictionary and synchronised is served by the API with no code change', async () => {
+    const system = await systemLogin(server);
+    const created = await server.request('POST', '/api/v1/models/ad_column', {
+      token: system,
+      body: { AD_Table_ID: 291, ColumnName: 'Nickname', Name: 'Nickname', AD_Reference_ID: 10, FieldLength: 40, AD_Element_ID: 100, EntityType: 'U' },
+    });
+    assert.equal(created.status, 201, created.text);
+    await eventually(() => server.services.dictionary.current.byName.get('c_bpartner')?.byName.has('nickname') === true, 'the column is in the cache');
+    const applied = await synchroniseSchema(server.services.db, server.services.dictionary.current);
+    assert.deepEqual(applied.map((d) => `${d.table}.${d.column}`), ['C_BPartner.Nickname']);
+
+    const admin = await login(server);
+    const put = await server.request('PUT', '/api/v1/models/c_bpartner/117', { token: admin, body: { Nickname: 'CW' } });
+    assert.equal(put.status, 200, put.text);
+    const read = await server.request('GET', `/api/v1/models/c_bpartner?$filter=Nickname eq 'CW'&$select=Name,Nickname`, { token: admin });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body['row-count'], 1);
+    assert.equal(read.body.records[0].Nickname, 'CW');
+    assert.equal(read.body.records[0].id, 117);
+  });
+});
+
+describe('dictionary cache on several instances sharing one PostgreSQL database', { skip: !process.env.DATABASE_URL }, () => {
+  let a: TestServer;
+  let b: Awaited<ReturnType<typeof startServer>>;
+  before(async () => {
+    a = await startTestServer();
+    const config = { ...loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1' }), databaseUrl: a.services.config.databaseUrl, dataDir: a.services.config.dataDir, cacheDir };
+    b = await startServer(config, pino({ level: 'silent' }));
+  });
+  after(async () => {
+    await b.close();
+    await a.close();
+  });
+
+  it('a dictionary change on one instance reaches the other', async () => {
+    const token = await systemLogin(a);
+    const r = await a.request('PUT', '/api/v1/models/ad_table/291', { token, body: { Name: 'Partner (shared)' } });
+    assert.equal(r.status, 200, r.text);
+    await eventually(() => b.services.dictionary.current.byName.get('c_bpartner')?.label === 'Partner (shared)', 'instance B reloaded its dictionary');
+  });
+
+  it('a SysConfig change on one instance reaches the other', async () => {
+    assert.equal(await b.services.sysConfig.get('REST_MAX_RECORDS_SIZE'), '100');
+    const token = await systemLogin(a);
+    const list = await a.request('GET', `/api/v1/models/ad_sysconfig?$filter=Name eq 'REST_MAX_RECORDS_SIZE' and AD_Client_ID eq 0`, { token });
+    assert.equal(list.status, 200, list.text);
+    const id = list.body.records[0].id as number;
+    const put = await a.request('PUT', `/api/v1/models/ad_sysconfig/${id}`, { token, body: { Value: '250' } });
+    assert.equal(put.status, 200, put.text);
+    let seen: string | null = null;
+    for (let i = 0; i < 150 && seen !== '250'; i++) {
+      seen = await b.services.sysConfig.get('REST_MAX_RECORDS_SIZE');
+      if (seen !== '250') await sleep(20);
+    }
+    assert.equal(seen, '250');
+  });
+});
