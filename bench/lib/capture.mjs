@@ -1,0 +1,88 @@
+// Learns the exact statements (text and bound values) the service runs for a read: a second,
+// short-lived server instance reaches the database through the recording relay, answers the
+// read with showsql, and the statements named in its sql-command* fields are picked from the
+// record, together with the row count that a list read runs beside its page.
+import { withHostPort } from './database.mjs';
+import { startRecorder } from './pg-recorder.mjs';
+import { freePort, getJson, login, startDictum } from './server.mjs';
+import { pgbenchScript } from './pgbench.mjs';
+
+/** Where `word` occurs outside parentheses and quotes (the first, or the last), or -1. */
+export function topLevelIndex(sql, word, last = false) {
+  let depth = 0;
+  let found = -1;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === "'" || c === '"') {
+      const end = sql.indexOf(c, i + 1);
+      if (end < 0) break;
+      i = end;
+    } else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && sql.startsWith(word, i)) {
+      found = i;
+      if (!last) return i;
+    }
+  }
+  return found;
+}
+
+/** The statements of one answered read: [{text, params}] in the order they ran. */
+export function pickStatements(body, recorded) {
+  const commands = Object.entries(body)
+    .filter(([k, v]) => k.startsWith('sql-command') && typeof v === 'string')
+    .map(([, v]) => v);
+  if (!commands.length) throw new Error('the answer carries no sql-command (showsql)');
+  const picked = new Set();
+  for (const text of commands) {
+    let found = -1;
+    for (let i = recorded.length - 1; i >= 0; i--) {
+      if (recorded[i].text === text) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) throw new Error(`the statement of sql-command was not seen on the wire: ${text.slice(0, 200)}`);
+    picked.add(found);
+  }
+  const page = commands[0];
+  if ('row-count' in body) {
+    // A list read counts its rows with the page's FROM ... WHERE.
+    const from = topLevelIndex(page, ' FROM ');
+    const order = topLevelIndex(page, ' ORDER BY ', true);
+    const fromWhere = from >= 0 && order > from ? page.slice(from, order) : null;
+    const count = fromWhere ? recorded.findLastIndex((s) => /^SELECT count\(/i.test(s.text) && s.text.includes(fromWhere)) : -1;
+    if (count >= 0) picked.add(count);
+  }
+  return [...picked].sort((a, b) => a - b).map((i) => recorded[i]);
+}
+
+/**
+ * Runs each request [{key, path, variables?}] through a recording instance on databaseUrl and
+ * returns {key: {statements, script}} (script: a pgbench script) or {key: {error}}.
+ */
+export async function captureCeilingSql({ root, databaseUrl, requests, env = {} }) {
+  const u = new URL(databaseUrl);
+  const recorder = await startRecorder({ host: u.hostname, port: Number(u.port || 5432) });
+  let server;
+  const out = {};
+  try {
+    server = await startDictum({ root, databaseUrl: withHostPort(databaseUrl, '127.0.0.1', recorder.port), port: await freePort(), env, waitMs: 120_000 });
+    const token = await login(server.baseUrl);
+    for (const req of requests) {
+      try {
+        await getJson(server.baseUrl, req.path, token); // once to warm the caches of the instance
+        recorder.clear();
+        const body = await getJson(server.baseUrl, req.path, token);
+        const statements = pickStatements(body, recorder.statements());
+        out[req.key] = { statements, script: pgbenchScript(statements, req.variables ?? {}) };
+      } catch (e) {
+        out[req.key] = { error: e.message };
+      }
+    }
+  } finally {
+    if (server) await server.stop();
+    await recorder.close();
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+// Command-line options of `npm run bench` (node bench/run.mjs [options]).
+
+export const USAGE = `Usage: npm run bench -- [options]    (build first: npm run build)
+
+Starts Dictum on a PostgreSQL server (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/dictum_bench;
+the database name must start with dictum_bench), loads a generated data set, drives load with wrk and
+measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/results/latest.json.
+
+  --rows N            business partners in the data set (default 100000; 1000000 possible)
+  --small-rows N      row count of the scaling comparison, in database <name>_10k (default 10000)
+  --duration S        seconds of measurement per scenario (default 10)
+  --warmup S          seconds of warm-up before each scenario (default 2; 0 for none)
+  --connections N     concurrent connections (default 32)
+  --threads N         wrk threads and pgbench jobs (default 2)
+  --prefix TEXT       name prefix of the list read's filter (default Ma)
+  --seed N            seed of the data set's names (default 42)
+  --only a,b          run only these scenarios: list, listStartswith, listExpand, byId, byUuid,
+                      createPartner, createOrder, batch, batchSerial, login
+  --skip-scaling      do not measure the list read at --small-rows
+  --skip-ceiling      do not run pgbench
+  --load-generator G  wrk (default) or autocannon (when installed)
+  --profile DIR       run the server with node --cpu-prof, write the profile to DIR and print a summary
+  --help              this text
+`;
+
+const NUMERIC = { rows: [1, 10_000_000], 'small-rows': [1, 1_000_000], duration: [1, 3600], warmup: [0, 600], connections: [1, 1000], threads: [1, 64], seed: [0, 2 ** 31 - 1] };
+
+export function parseOptions(argv) {
+  const o = {
+    rows: 100_000,
+    smallRows: 10_000,
+    duration: 10,
+    warmup: 2,
+    connections: 32,
+    threads: 2,
+    prefix: 'Ma',
+    seed: 42,
+    only: null,
+    skipScaling: false,
+    skipCeiling: false,
+    loadGenerator: 'wrk',
+    profileDir: null,
+    help: false,
+  };
+  const camel = (s) => s.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const name = flag.replace(/^--/, '');
+    const value = () => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--help' || flag === '-h') o.help = true;
+    else if (flag === '--skip-scaling') o.skipScaling = true;
+    else if (flag === '--skip-ceiling') o.skipCeiling = true;
+    else if (name in NUMERIC && flag.startsWith('--')) {
+      const v = Number(value());
+      const [lo, hi] = NUMERIC[name];
+      if (!Number.isInteger(v) || v < lo || v > hi) throw new Error(`${flag} takes an integer from ${lo} to ${hi}`);
+      o[camel(name)] = v;
+    } else if (flag === '--prefix') o.prefix = value();
+    else if (flag === '--only') o.only = value().split(',').map((s) => s.trim()).filter(Boolean);
+    else if (flag === '--load-generator') {
+      o.loadGenerator = value();
+      if (!['wrk', 'autocannon'].includes(o.loadGenerator)) throw new Error('--load-generator takes wrk or autocannon');
+    } else if (flag === '--profile') o.profileDir = value();
+    else throw new Error(`Unknown option ${arg} (see --help)`);
+  }
+  if (o.smallRows >= o.rows) o.skipScaling = true;
+  return o;
+}

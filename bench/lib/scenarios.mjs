@@ -1,0 +1,119 @@
+// The scenarios of the benchmark, as request descriptions (see requests.mjs).
+import { CUSTOMER_GROUP_ID, FIRST_ID } from './dataset.mjs';
+import { LOGIN } from './server.mjs';
+
+/**
+ * Demo data the order scenario uses: GardenWorld customer C&W Construction, Standard Order,
+ * HQ warehouse, standard price list, ten stocked products. The partner location, currency and
+ * sales representative are looked up at run time (orderLookups); these are the demo's values.
+ */
+export const ORDER_DEMO = {
+  bpartnerId: 117,
+  docTypeId: 132,
+  warehouseId: 103,
+  priceListId: 101,
+  orgId: 11,
+  productIds: [123, 124, 125, 127, 128, 129, 130, 133, 134, 135],
+  bpartnerLocationId: 112,
+  currencyId: 100,
+  salesRepId: 101,
+};
+
+/** The order's partner location, currency (of the price list) and sales representative (the logged-in user), read through the API. */
+export async function orderLookups(getJson, userId) {
+  const d = ORDER_DEMO;
+  const out = { ...d };
+  const notes = [];
+  try {
+    const r = await getJson(`/api/v1/models/c_bpartner_location?${q({ $filter: `C_BPartner_ID eq ${d.bpartnerId} and IsShipTo eq true`, $top: '1', $select: 'Name' })}`);
+    if (r.records?.[0]?.id) out.bpartnerLocationId = r.records[0].id;
+  } catch (e) {
+    notes.push(`partner location: ${e.message}`);
+  }
+  try {
+    const r = await getJson(`/api/v1/models/m_pricelist/${d.priceListId}?$select=C_Currency_ID`);
+    const c = r.C_Currency_ID;
+    if (c && typeof c === 'object' && c.id) out.currencyId = c.id;
+    else if (typeof c === 'number') out.currencyId = c;
+  } catch (e) {
+    notes.push(`currency: ${e.message}`);
+  }
+  if (userId) out.salesRepId = userId;
+  return { order: out, notes };
+}
+
+/** The first string after `prefix` in the database's order (for ASCII: last character + 1). */
+export function prefixUpperBound(prefix) {
+  if (!/^[A-Za-z0-9 ]+$/.test(prefix)) throw new Error('--prefix takes letters, digits and spaces');
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+const q = (params) =>
+  Object.entries(params)
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&');
+
+/** The list read: a name range (index-friendly) and a flag, ordered by name, first 50. */
+export function listQuery(prefix) {
+  const filter = `Name ge '${prefix}' and Name lt '${prefixUpperBound(prefix)}' and IsCustomer eq true`;
+  return { $filter: filter, $orderby: 'Name', $top: '50' };
+}
+
+export function listPath(prefix, extra = {}) {
+  return `/api/v1/models/c_bpartner?${q({ ...listQuery(prefix), ...extra })}`;
+}
+
+export function orderBody(order = ORDER_DEMO, today = new Date().toISOString().slice(0, 10)) {
+  const d = order;
+  return {
+    AD_Org_ID: d.orgId,
+    C_DocTypeTarget_ID: d.docTypeId,
+    C_BPartner_ID: d.bpartnerId,
+    C_BPartner_Location_ID: d.bpartnerLocationId,
+    M_Warehouse_ID: d.warehouseId,
+    M_PriceList_ID: d.priceListId,
+    C_Currency_ID: d.currencyId,
+    SalesRep_ID: d.salesRepId,
+    IsSOTrx: true,
+    DateOrdered: today,
+    DatePromised: today,
+    Description: 'benchmark order',
+    C_OrderLine: d.productIds.map((id, i) => ({ AD_Org_ID: d.orgId, Line: (i + 1) * 10, M_Product_ID: id, QtyEntered: 1 + (i % 3), QtyOrdered: 1 + (i % 3) })),
+  };
+}
+
+/**
+ * All scenarios, in the order they run (reads first, then writes, then login). Each has a key,
+ * a title, a request description and, for some, the key of its pgbench ceiling.
+ */
+export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO }) {
+  const partner = { orgId: 11, groupId: CUSTOMER_GROUP_ID };
+  return [
+    { key: 'list', title: 'list read (name range, top 50)', method: 'GET', path: listPath(prefix), auth: true, ceiling: 'list' },
+    {
+      key: 'listStartswith',
+      title: 'list read, startswith()',
+      method: 'GET',
+      path: `/api/v1/models/c_bpartner?${q({ $filter: `startswith(Name,'${prefix}') and IsCustomer eq true`, $orderby: 'Name', $top: '50' })}`,
+      auth: true,
+    },
+    { key: 'listExpand', title: 'list read + $expand', method: 'GET', path: listPath(prefix, { $expand: 'C_BPartner_Location' }), auth: true, ceiling: 'listExpand' },
+    { key: 'byId', title: 'read by id', method: 'GET', path: `/api/v1/models/c_bpartner/${FIRST_ID}`, pathGen: { kind: 'randomInt', prefix: '/api/v1/models/c_bpartner/', lo: FIRST_ID, hi: FIRST_ID + rows - 1 }, auth: true, ceiling: 'byId' },
+    { key: 'byUuid', title: 'read by uuid', method: 'GET', path: '/api/v1/models/c_bpartner/', pathGen: { kind: 'randomLine', prefix: '/api/v1/models/c_bpartner/', file: uuidFile }, auth: true },
+    { key: 'createPartner', title: 'create partner', method: 'POST', path: '/api/v1/models/c_bpartner', bodyGen: { kind: 'partner', ...partner }, auth: true },
+    { key: 'createOrder', title: 'create order, 10 lines', method: 'POST', path: '/api/v1/models/c_order', bodyGen: { kind: 'json', value: orderBody(order) }, auth: true },
+    { key: 'batch', title: 'batch, 100 creates in 1 tx', method: 'POST', path: '/api/v1/batch?transaction=true', bodyGen: { kind: 'partnerBatch', size: 100, ...partner }, auth: true },
+    { key: 'batchSerial', title: 'batch, 1 connection', method: 'POST', path: '/api/v1/batch?transaction=true', bodyGen: { kind: 'partnerBatch', size: 100, ...partner }, auth: true, connections: 1 },
+    { key: 'login', title: 'login', method: 'POST', path: '/api/v1/auth/tokens', bodyGen: { kind: 'json', value: LOGIN }, auth: false },
+  ];
+}
+
+/** The request whose SQL makes each pgbench ceiling (read with showsql). */
+export function ceilingRequests({ rows, prefix }) {
+  const sampleId = FIRST_ID + Math.min(rows - 1, 17);
+  return [
+    { key: 'list', path: listPath(prefix, { showsql: 'true' }) },
+    { key: 'listExpand', path: listPath(prefix, { $expand: 'C_BPartner_Location', showsql: 'true' }) },
+    { key: 'byId', path: `/api/v1/models/c_bpartner/${sampleId}?showsql=true`, variables: { [String(sampleId)]: { name: 'id', set: `random(${FIRST_ID}, ${FIRST_ID + rows - 1})` } } },
+  ];
+}

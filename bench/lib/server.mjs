@@ -1,0 +1,174 @@
+// Starting and stopping the service under test, watching its memory, logging in.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort() {
+  const srv = net.createServer();
+  await new Promise((resolve, reject) => {
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = srv.address();
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+/**
+ * Starts `node dist/src/main.js serve` on a PostgreSQL database and waits (at most waitMs) for
+ * GET /api/v1/health to answer 200. Returns {pid, baseUrl, stop(), exited, stderrTail()}.
+ */
+export async function startDictum({ root, databaseUrl, port, env = {}, nodeArgs = [], waitMs = 300_000 }) {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/src/main.js', 'serve'], {
+    cwd: root,
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: env.LOG_LEVEL ?? 'silent' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server = {
+    pid: child.pid,
+    baseUrl,
+    exited,
+    stderrTail: () => stderr.trim(),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  const started = performance.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} before it answered: ${server.stderrTail().slice(-1500)}`);
+    try {
+      const r = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
+      if (r.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - started > waitMs) {
+      await server.stop();
+      throw new Error(`the server did not answer /api/v1/health within ${waitMs / 1000} s`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  server.startMs = performance.now() - started;
+  return server;
+}
+
+/** Reads VmRSS and VmHWM (bytes) of a process from /proc; null when it is gone. */
+export function readMemory(pid) {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (key) => {
+      const m = new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(text);
+      return m ? Number(m[1]) * 1024 : 0;
+    };
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU time (user + system, in clock ticks) a process has used so far; null when it is gone. */
+export function readCpuTicks(pid) {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until a process is idle: below `busyShare` of one core over a 250 ms window, at most
+ * maxMs. A load generator that stops leaves requests in flight that the server still works on;
+ * the next measurement must not pay for them. Returns the ms waited.
+ */
+export async function waitIdle(pid, { maxMs = 30_000, busyShare = 0.05, ticksPerSecond = 100 } = {}) {
+  const started = performance.now();
+  let last = readCpuTicks(pid);
+  while (last !== null && performance.now() - started < maxMs) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = readCpuTicks(pid);
+    if (now === null) break;
+    const share = (now - last) / ticksPerSecond / 0.25;
+    last = now;
+    if (share < busyShare) break;
+  }
+  return performance.now() - started;
+}
+
+/**
+ * Samples a process's resident memory every intervalMs until stopped. Keeps the peak overall
+ * and per phase (set with phase(name)); VmHWM (the kernel's own high-water mark) backs it up.
+ */
+export function watchMemory(pid, intervalMs = 100) {
+  let peak = 0;
+  let hwm = 0;
+  let samples = 0;
+  let current = null;
+  const phases = new Map();
+  const sample = () => {
+    const m = readMemory(pid);
+    if (!m) return;
+    samples++;
+    peak = Math.max(peak, m.rss);
+    hwm = Math.max(hwm, m.hwm);
+    if (current) phases.set(current, Math.max(phases.get(current) ?? 0, m.rss));
+  };
+  sample();
+  const timer = setInterval(sample, intervalMs);
+  timer.unref();
+  return {
+    phase(name) {
+      sample();
+      current = name;
+      sample();
+    },
+    phasePeak: (name) => phases.get(name) ?? 0,
+    stop() {
+      sample();
+      clearInterval(timer);
+      return { peak: Math.max(peak, hwm), sampledPeak: peak, hwm, samples, phases: Object.fromEntries(phases) };
+    },
+  };
+}
+
+export const LOGIN = { userName: 'GardenAdmin', password: 'GardenAdmin', parameters: { clientId: 11, roleId: 102, organizationId: 11, warehouseId: 103 } };
+
+/** Logs in with the demo administrator; returns the answer ({token, userId, ...}). */
+export async function loginSession(baseUrl, body = LOGIN) {
+  const r = await fetch(`${baseUrl}/api/v1/auth/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`login answered ${r.status}: ${text.slice(0, 500)}`);
+  const session = JSON.parse(text);
+  if (!session.token) throw new Error(`login answered without a token: ${text.slice(0, 500)}`);
+  return session;
+}
+
+/** Logs in with the demo administrator; returns the bearer token. */
+export async function login(baseUrl, body = LOGIN) {
+  return (await loginSession(baseUrl, body)).token;
+}
+
+/** GET with the token; parses JSON; throws with the body on a non-2xx answer. */
+export async function getJson(baseUrl, path, token) {
+  const r = await fetch(baseUrl + path, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' }, signal: AbortSignal.timeout(60_000) });
+  const text = await r.text();
+  if (r.status < 200 || r.status > 299) throw new Error(`GET ${path} answered ${r.status}: ${text.slice(0, 800)}`);
+  return JSON.parse(text);
+}

@@ -1,0 +1,374 @@
+// The benchmark of Dictum against PostgreSQL's own ceiling (npm run bench; options: --help).
+//
+// 1. scaling: the list read on a database holding --small-rows partners (<name>_10k);
+// 2. the main run on DATABASE_URL with --rows partners: every scenario through wrk at 32
+//    connections, pgbench on the same statements, peak RSS of the server throughout;
+// 3. one table of figures with the issue's targets, and bench/results/latest.json.
+// Method and reading of the figures: docs/benchmarks.md.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAutocannon, runAutocannon } from './lib/autocannon.mjs';
+import { captureCeilingSql } from './lib/capture.mjs';
+import { killChildren } from './lib/children.mjs';
+import { assertBenchDatabase, connect, databaseName, DEFAULT_DATABASE_URL, ensureDatabase, serverVersion, withDatabase, writeUuidSample } from './lib/database.mjs';
+import { datasetCounts, FIRST_ID, loadDataset } from './lib/dataset.mjs';
+import { parseOptions, USAGE } from './lib/options.mjs';
+import { runPgbench } from './lib/pgbench.mjs';
+import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
+import { errorLines, evaluateTargets, formatTable, round } from './lib/report.mjs';
+import { sendOne } from './lib/requests.mjs';
+import { ceilingRequests, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
+import { freePort, getJson, login, loginSession, startDictum, waitIdle, watchMemory } from './lib/server.mjs';
+import { ensureWrk, findOnPath, runWrk } from './lib/wrk.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS_FILE = path.join(root, 'bench', 'results', 'latest.json');
+const MB = 1024 * 1024;
+const log = (line) => console.log(line);
+
+/** Servers still running, stopped on the way out (also on Ctrl-C). */
+const running = new Set();
+/** Temporary directories, removed on the way out. */
+const workDirs = new Set();
+
+async function main() {
+  const opts = parseOptions(process.argv.slice(2));
+  if (opts.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (!fs.existsSync(path.join(root, 'dist', 'src', 'main.js'))) throw new Error('dist/src/main.js is missing: run `npm run build` first');
+  const databaseUrl = process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+  assertBenchDatabase(databaseUrl);
+  const smallUrl = withDatabase(databaseUrl, `${databaseName(databaseUrl)}_${rowsLabel(opts.smallRows)}`);
+  const driver = await loadGenerator(opts);
+  const pgbench = opts.skipCeiling ? null : findOnPath('pgbench');
+  if (!opts.skipCeiling && !pgbench) log('!! pgbench is not installed (Debian: apt-get install postgresql-client): the ceiling is not measured');
+
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bench-'));
+  workDirs.add(workDir);
+  const tag = Date.now().toString(36);
+  const ctx = { opts, driver, pgbench, workDir, tag };
+  const started = new Date();
+  const results = {
+    generatedAt: started.toISOString(),
+    options: { rows: opts.rows, smallRows: opts.skipScaling ? null : opts.smallRows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, threads: opts.threads, prefix: opts.prefix, seed: opts.seed, only: opts.only },
+    listQuery: listQuery(opts.prefix),
+    environment: environment(driver, pgbench),
+    database: databaseName(databaseUrl),
+    dataset: null,
+    scenarios: {},
+    scaling: null,
+    memory: null,
+    profile: null,
+  };
+  try {
+    const wanted = (key) => !opts.only || opts.only.includes(key);
+    if (!opts.skipScaling && wanted('list')) results.scaling = await scalingPhase(ctx, smallUrl);
+    await mainPhase(ctx, databaseUrl, results, wanted);
+    if (results.scaling?.small && results.scenarios.list && !results.scenarios.list.skipped) {
+      const s = results.scaling;
+      s.fullRows = opts.rows;
+      s.full = { rps: results.scenarios.list.rps, p50Ms: results.scenarios.list.p50Ms, p99Ms: results.scenarios.list.p99Ms, rowCount: results.scenarios.list.rowCount, ceilingTps: results.scenarios.list.ceiling?.tps ?? null };
+      s.costRatio = round(s.small.rps / s.full.rps);
+      s.p50Ratio = round(s.full.p50Ms / s.small.p50Ms);
+      if (s.small.ceiling && s.full.ceilingTps) s.ceilingCostRatio = round(s.small.ceiling.tps / s.full.ceilingTps);
+    }
+  } finally {
+    for (const s of running) await s.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+  results.finishedAt = new Date().toISOString();
+  results.targets = evaluateTargets(results);
+  results.allTargetsMet = results.targets.every((t) => t.met === true);
+  fs.mkdirSync(path.dirname(RESULTS_FILE), { recursive: true });
+  fs.writeFileSync(RESULTS_FILE, JSON.stringify(results, null, 2) + '\n');
+
+  log('');
+  log(`Dictum benchmark: ${opts.rows.toLocaleString('en-US')} business partners, ${opts.connections} connections, ${opts.duration} s per scenario, ${driver.name}; ${results.environment.cpus} x ${results.environment.cpuModel}`);
+  const load = results.environment.loadAverageAtStart[0];
+  if (load > results.environment.cpus) log(`!! the machine was busy when the run started (load average ${load}): figures are lower than on a quiet machine`);
+  log('');
+  log(formatTable(results));
+  const loud = errorLines(results);
+  if (loud.length) {
+    log('');
+    for (const line of loud) log(line);
+  }
+  if (results.profile) {
+    log('');
+    log(formatProfile(results.profile));
+  }
+  log('');
+  log(`targets met: ${results.targets.filter((t) => t.met === true).length} of ${results.targets.length}; results in ${path.relative(process.cwd(), RESULTS_FILE)}`);
+  return loud.length ? 1 : 0;
+}
+
+/** 10000 -> "10k": the suffix of the scaling database's name. */
+function rowsLabel(n) {
+  return n % 1_000_000 === 0 ? `${n / 1_000_000}m` : n % 1000 === 0 ? `${n / 1000}k` : String(n);
+}
+
+/** wrk (installed when missing and possible), else autocannon when it is installed. */
+async function loadGenerator(opts) {
+  if (opts.loadGenerator === 'wrk') {
+    const w = ensureWrk(log);
+    if (w.path) {
+      const v = spawnSync(w.path, ['-v'], { encoding: 'utf8' });
+      const version = /^wrk\s+(\S+)/m.exec(`${v.stdout}${v.stderr}`)?.[1] ?? '';
+      return { name: `wrk ${version}`.trim(), run: (a) => runWrk({ wrk: w.path, ...a }) };
+    }
+    log(`!! ${w.error}`);
+  }
+  const ac = await loadAutocannon();
+  if (!ac) throw new Error('No load generator: install wrk (apt-get install -y wrk) or autocannon (npm install --no-save autocannon)');
+  return { name: 'autocannon', run: (a) => runAutocannon(ac, a) };
+}
+
+function environment(driver, pgbench) {
+  const git = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'src'], { cwd: root, encoding: 'utf8' });
+  const pgb = pgbench ? spawnSync(pgbench, ['--version'], { encoding: 'utf8' }).stdout.trim() : null;
+  return {
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model?.trim() ?? '?',
+    memoryGB: round(os.totalmem() / 1024 ** 3, 1),
+    node: process.version,
+    loadGenerator: driver.name,
+    pgbench: pgb,
+    loadAverageAtStart: os.loadavg().map((v) => round(v)),
+    commit: git.status === 0 ? `${git.stdout.trim()}${dirty.stdout.trim() ? ' (src modified)' : ''}` : null,
+  };
+}
+
+async function startServer(databaseUrl, nodeArgs = []) {
+  const server = await startDictum({ root, databaseUrl, port: await freePort(), nodeArgs });
+  running.add(server);
+  return server;
+}
+
+async function stopServer(server) {
+  await server.stop();
+  running.delete(server);
+}
+
+/**
+ * Creates the database if needed, lets the service create its schema and demo data
+ * (`main.js migrate`, a separate process, so that the measured server starts on a ready
+ * database), loads the data set, then starts the server.
+ */
+async function prepareDatabase(url, rows, seed, nodeArgs) {
+  if (await ensureDatabase(url)) log(`  created database ${databaseName(url)}`);
+  const migrateStarted = performance.now();
+  const m = spawnSync(process.execPath, ['dist/src/main.js', 'migrate'], { cwd: root, env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'error' }, encoding: 'utf8', timeout: 600_000 });
+  if (m.status !== 0) throw new Error(`\`main.js migrate\` failed on ${databaseName(url)}: ${(m.stderr || m.stdout || String(m.error ?? '')).trim().slice(-1500)}`);
+  const migrateMs = performance.now() - migrateStarted;
+  if (migrateMs > 3000) log(`  schema and demo data ready in ${(migrateMs / 1000).toFixed(1)} s`);
+  const client = await connect(url);
+  let server;
+  try {
+    const load = await loadDataset(client, { rows, seed, log });
+    log(load.loaded ? `  loaded ${load.loaded.toLocaleString('en-US')} partners in ${(load.ms / 1000).toFixed(1)} s` : `  data set already loaded (${rows.toLocaleString('en-US')} partners)`);
+    const pg = await serverVersion(client);
+    server = await startServer(url, nodeArgs);
+    log(`  server up in ${(server.startMs / 1000).toFixed(1)} s (pid ${server.pid})`);
+    return { server, client, load, pg };
+  } catch (e) {
+    await client.end();
+    if (server) await stopServer(server);
+    throw e;
+  }
+}
+
+/** One scenario: a checking request, warm-up, measurement. */
+async function measure(ctx, server, token, desc, memory) {
+  const { opts, driver, workDir, tag } = ctx;
+  const connections = desc.connections ?? opts.connections;
+  const base = { title: desc.title, method: desc.method, path: desc.pathGen ? `${desc.pathGen.prefix}{${desc.pathGen.kind === 'randomInt' ? 'id' : 'uuid'}}` : desc.path, connections };
+  let check;
+  try {
+    check = await sendOne(server.baseUrl, desc, token, tag);
+  } catch (e) {
+    return { ...base, skipped: `the checking request failed: ${e.message}` };
+  }
+  if (check.status < 200 || check.status > 299) {
+    const why = `the checking request ${desc.method} ${check.path} answered ${check.status}: ${check.body.slice(0, 400)}`;
+    log(`  !! ${desc.key}: ${why}`);
+    return { ...base, skipped: why };
+  }
+  let rowCount;
+  try {
+    rowCount = JSON.parse(check.body)['row-count'];
+  } catch {
+    // not JSON: the figures still count
+  }
+  const args = { baseUrl: server.baseUrl, desc, token, tag, connections, threads: opts.threads, workDir, seed: opts.seed };
+  if (opts.warmup > 0) await driver.run({ ...args, seconds: opts.warmup, tag: `${tag}w` });
+  await waitIdle(server.pid);
+  memory?.phase(desc.key);
+  const r = await driver.run({ ...args, seconds: opts.duration });
+  memory?.phase('between');
+  await waitIdle(server.pid);
+  const out = {
+    ...base,
+    requests: r.requests,
+    seconds: round(r.seconds),
+    rps: round(r.rps, 1),
+    p50Ms: round(r.p50, 3),
+    p90Ms: round(r.p90, 3),
+    p99Ms: round(r.p99, 3),
+    meanMs: round(r.mean, 3),
+    maxMs: round(r.max, 3),
+    errors: r.errors,
+    non2xx: r.non2xx,
+    socketErrors: r.socketErrors,
+  };
+  if (rowCount !== undefined) out.rowCount = rowCount;
+  if (memory) out.rssPeakMB = round(memory.phasePeak(desc.key) / MB, 1);
+  if (r.requests === 0) {
+    out.skipped = `no request completed within ${opts.duration} s (each takes longer at ${connections} connections): raise --duration`;
+    log(`  !! ${desc.key}: ${out.skipped}`);
+  }
+  if (r.errors > 0) {
+    out.sampleError = await findFailure(server.baseUrl, desc, token, tag);
+    log(`  !! ${desc.key}: ${r.errors} FAILED REQUESTS (${r.non2xx} non-2xx, ${r.socketErrors} socket errors)${out.sampleError ? ` e.g. ${out.sampleError}` : ''}`);
+  }
+  log(`  ${desc.key.padEnd(15)} ${String(Math.round(r.rps)).padStart(7)} req/s  p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  errors ${r.errors}`);
+  return out;
+}
+
+/** After a run with errors: up to 20 single requests to show one failing answer. */
+async function findFailure(baseUrl, desc, token, tag) {
+  for (let i = 0; i < 20; i++) {
+    try {
+      const r = await sendOne(baseUrl, desc, token, `${tag}e${i}`);
+      if (r.status < 200 || r.status > 299) return `${desc.method} ${r.path} -> ${r.status} ${r.body.slice(0, 300)}`;
+    } catch (e) {
+      return `${desc.method} -> ${e.message}`;
+    }
+  }
+  return null;
+}
+
+/** pgbench on the statements of each captured read: {key: {tps, p50Ms, p99Ms, ...}}. */
+async function ceilings(ctx, databaseUrl, requests) {
+  const { opts, pgbench, workDir } = ctx;
+  const out = {};
+  if (!pgbench || !requests.length) return out;
+  const captured = await captureCeilingSql({ root, databaseUrl, requests });
+  for (const req of requests) {
+    const c = captured[req.key];
+    if (!c || c.error) {
+      log(`  !! ceiling ${req.key}: ${c?.error ?? 'not captured'}`);
+      out[req.key] = { error: c?.error ?? 'not captured' };
+      continue;
+    }
+    try {
+      if (opts.warmup > 0) await runPgbench({ pgbench, databaseUrl, script: c.script, name: `${req.key}-warm`, seconds: opts.warmup, clients: opts.connections, threads: opts.threads, workDir, log: false });
+      const r = await runPgbench({ pgbench, databaseUrl, script: c.script, name: req.key, seconds: opts.duration, clients: opts.connections, threads: opts.threads, workDir });
+      out[req.key] = { tps: round(r.tps, 1), p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), transactions: r.transactions, failed: r.failed, statements: c.statements.length, script: c.script };
+      log(`  pgbench ${req.key.padEnd(12)} ${String(Math.round(r.tps)).padStart(7)} tps    p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${c.statements.length} statements)`);
+    } catch (e) {
+      log(`  !! ceiling ${req.key}: ${e.message}`);
+      out[req.key] = { error: e.message };
+    }
+  }
+  return out;
+}
+
+async function scalingPhase(ctx, smallUrl) {
+  const { opts } = ctx;
+  log(`== list read at ${opts.smallRows.toLocaleString('en-US')} rows (database ${databaseName(smallUrl)})`);
+  const { server, client } = await prepareDatabase(smallUrl, opts.smallRows, opts.seed);
+  try {
+    const token = await login(server.baseUrl);
+    const desc = scenarioList({ rows: opts.smallRows, prefix: opts.prefix, uuidFile: '' }).find((s) => s.key === 'list');
+    const small = await measure(ctx, server, token, desc, null);
+    const c = (await ceilings(ctx, smallUrl, ceilingRequests({ rows: opts.smallRows, prefix: opts.prefix }).filter((r) => r.key === 'list'))).list;
+    if (c && !c.error) {
+      small.ceiling = c;
+      if (small.rps) small.ratio = round(small.rps / c.tps);
+    }
+    return { smallRows: opts.smallRows, database: databaseName(smallUrl), small };
+  } finally {
+    await client.end();
+    await stopServer(server);
+  }
+}
+
+async function mainPhase(ctx, databaseUrl, results, wanted) {
+  const { opts, workDir } = ctx;
+  log(`== main run at ${opts.rows.toLocaleString('en-US')} rows (database ${databaseName(databaseUrl)})`);
+  let nodeArgs = [];
+  if (opts.profileDir) {
+    const dir = path.resolve(opts.profileDir);
+    fs.mkdirSync(dir, { recursive: true });
+    nodeArgs = ['--cpu-prof', '--cpu-prof-dir', dir];
+  }
+  const { server, client, load, pg } = await prepareDatabase(databaseUrl, opts.rows, opts.seed, nodeArgs);
+  const memory = watchMemory(server.pid, 100);
+  memory.phase('start');
+  try {
+    results.environment.postgres = pg;
+    results.dataset = { rows: opts.rows, seed: opts.seed, firstId: FIRST_ID, loadedNow: load.loaded, loadSeconds: round(load.ms / 1000, 1), counts: await datasetCounts(client, opts.rows) };
+    const uuidFile = path.join(workDir, 'uuids.txt');
+    await writeUuidSample(client, opts.rows, 20_000, uuidFile);
+    const session = await loginSession(server.baseUrl);
+    const token = session.token;
+    const lookups = await orderLookups((p) => getJson(server.baseUrl, p, token), session.userId);
+    for (const note of lookups.notes) log(`  order lookup failed (${note}); using the demo's value`);
+    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order }).filter((s) => wanted(s.key));
+    const reads = all.filter((s) => s.method === 'GET');
+    const rest = all.filter((s) => s.method !== 'GET');
+    for (const desc of reads) results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
+    memory.phase('pgbench');
+    const wantedCeilings = new Set(reads.map((s) => s.ceiling).filter(Boolean));
+    const c = await ceilings(ctx, databaseUrl, ceilingRequests({ rows: opts.rows, prefix: opts.prefix }).filter((r) => wantedCeilings.has(r.key)));
+    for (const desc of reads) {
+      const s = results.scenarios[desc.key];
+      const ceiling = desc.ceiling && c[desc.ceiling];
+      if (!ceiling) continue;
+      s.ceiling = ceiling;
+      if (!ceiling.error && s.rps) s.ratio = round(s.rps / ceiling.tps);
+    }
+    for (const desc of rest) results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
+  } finally {
+    const m = memory.stop();
+    results.memory = {
+      peakBytes: m.peak,
+      peakMB: round(m.peak / MB, 1),
+      sampledPeakMB: round(m.sampledPeak / MB, 1),
+      vmHwmMB: round(m.hwm / MB, 1),
+      samples: m.samples,
+      byPhaseMB: Object.fromEntries(Object.entries(m.phases).map(([k, v]) => [k, round(v / MB, 1)])),
+    };
+    await client.end();
+    await stopServer(server);
+  }
+  if (opts.profileDir) {
+    const summary = summarizeNewestProfile(path.resolve(opts.profileDir));
+    if (summary) results.profile = summary;
+  }
+}
+
+let stopping = false;
+process.on('SIGINT', () => {
+  if (stopping) process.exit(130);
+  stopping = true;
+  log('\ninterrupted: stopping the load and the servers');
+  killChildren();
+  for (const dir of workDirs) fs.rmSync(dir, { recursive: true, force: true });
+  Promise.all([...running].map((s) => s.stop())).finally(() => process.exit(130));
+});
+
+main().then(
+  (code) => process.exit(code),
+  async (e) => {
+    console.error(`bench: ${e instanceof Error ? e.message : String(e)}`);
+    for (const s of running) await s.stop();
+    process.exit(1);
+  },
+);

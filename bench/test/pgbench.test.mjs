@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parsePgbenchOutput, percentile, pgArgs, pgbenchScript, rewriteStatement, sqlLiteral } from '../lib/pgbench.mjs';
+
+test('literals are quoted like untyped parameters', () => {
+  assert.equal(sqlLiteral('11'), "'11'");
+  assert.equal(sqlLiteral("O'Brien"), "'O''Brien'");
+  assert.equal(sqlLiteral(null), 'NULL');
+  assert.equal(sqlLiteral(Buffer.from([1, 255])), "'\\x01ff'::bytea");
+});
+
+test('placeholders are replaced outside quotes and comments only, on one line', () => {
+  const sql = `SELECT "a$1", 'x $2 ''$1''' AS t, $1 -- $2 here\nFROM t WHERE b = $2 /* $1 */ AND c = ANY($10::bigint[])`;
+  const out = rewriteStatement(sql, (n) => `<${n}>`);
+  assert.equal(out, `SELECT "a$1", 'x $2 ''$1''' AS t, <1> FROM t WHERE b = <2> AND c = ANY(<10>::bigint[])`);
+  assert.equal(rewriteStatement("x LIKE $1 ESCAPE '\\' AND y = $2", (n) => `p${n}`), "x LIKE p1 ESCAPE '\\' AND y = p2");
+});
+
+test('a pgbench script sets variables and writes the bound values in', () => {
+  const script = pgbenchScript(
+    [
+      { text: 'SELECT count(*) FROM t WHERE c IN (0, $1) AND o = ANY($2::bigint[])', params: ['11', '{0,11}'] },
+      { text: 'SELECT * FROM t WHERE id = $1\n AND c IN (0, $2) LIMIT $3', params: ['2000017', '11', '50'] },
+    ],
+    { 2000017: { name: 'id', set: 'random(2000000, 2000099)' } },
+  );
+  assert.equal(
+    script,
+    "\\set id random(2000000, 2000099)\nSELECT count(*) FROM t WHERE c IN (0, '11') AND o = ANY('{0,11}'::bigint[]);\nSELECT * FROM t WHERE id = :id AND c IN (0, '11') LIMIT '50';\n",
+  );
+});
+
+test('a value that pgbench would read as a variable is refused', () => {
+  assert.throws(() => pgbenchScript([{ text: 'SELECT $1', params: ['a:b'] }]), /variable/);
+  assert.throws(() => pgbenchScript([{ text: 'SELECT $2', params: ['x'] }]), /\$2/);
+});
+
+test('pgbench output and percentiles are read', () => {
+  const out = `transaction type: x.sql
+number of transactions actually processed: 3669
+number of failed transactions: 0 (0.000%)
+latency average = 8.731 ms
+initial connection time = 12.0 ms
+tps = 366.512 (without initial connection time)
+`;
+  assert.deepEqual(parsePgbenchOutput(out), { tps: 366.512, transactions: 3669, failed: 0, meanMs: 8.731 });
+  assert.throws(() => parsePgbenchOutput('nothing'), /tps/);
+  const v = Array.from({ length: 100 }, (_, i) => i + 1);
+  assert.equal(percentile(v, 50), 50);
+  assert.equal(percentile(v, 99), 99);
+  assert.equal(percentile([], 50), 0);
+});
+
+test('connection arguments come from the URL', () => {
+  assert.deepEqual(pgArgs('postgres://bob:s%40cret@127.0.0.1:5433/dictum_bench'), { args: ['-h', '127.0.0.1', '-p', '5433', '-U', 'bob'], db: 'dictum_bench', env: { PGPASSWORD: 's@cret' } });
+});

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { errorLines, evaluateTargets, formatTable, layout } from '../lib/report.mjs';
+import { parseOptions } from '../lib/options.mjs';
+import { prefixUpperBound, listPath, orderBody } from '../lib/scenarios.mjs';
+import { pickStatements, topLevelIndex } from '../lib/capture.mjs';
+
+const sample = () => ({
+  scenarios: {
+    list: { title: 'list read', connections: 32, rps: 300, p50Ms: 90, p99Ms: 150, errors: 0, ratio: 0.8, ceiling: { tps: 375, p50Ms: 80 } },
+    byId: { title: 'by id', connections: 32, rps: 2500, p50Ms: 12, p99Ms: 20, errors: 0 },
+    createOrder: { title: 'order', connections: 32, rps: 250, p50Ms: 120, p99Ms: 300, errors: 3, non2xx: 3, socketErrors: 0, sampleError: 'POST -> 500' },
+    login: { title: 'login', skipped: 'the checking request answered 404' },
+  },
+  memory: { peakBytes: 150 * 1024 * 1024 },
+  scaling: { smallRows: 10000, fullRows: 100000, costRatio: 2.5, small: { rps: 750, p50Ms: 40, p99Ms: 60, errors: 0, connections: 32 }, full: { rps: 300 } },
+});
+
+test('targets are met, missed or not measured', () => {
+  const t = Object.fromEntries(evaluateTargets(sample()).map((x) => [x.id, x]));
+  assert.equal(t.listVsCeiling.met, true);
+  assert.equal(t.byIdP99.met, false);
+  assert.equal(t.byIdRps.met, false);
+  assert.equal(t.orderRps.met, true);
+  assert.equal(t.rss.met, true);
+  assert.equal(t.listScaling.met, false);
+  assert.equal(t.batchLatency.met, null);
+  assert.equal(t.batchLatency.shown, 'not measured');
+  assert.equal(t.noErrors.value, 4);
+  assert.equal(t.noErrors.met, false);
+});
+
+test('the table shows every scenario with its targets, and failures loudly', () => {
+  const r = sample();
+  const table = formatTable(r);
+  assert.match(table, /^scenario/);
+  assert.match(table, /list read .* 300 .* 375 .* 0\.80x .*list read >= 0\.5x pgbench .* yes/);
+  assert.match(table, /by id .*p99 < 10 ms .* NO/);
+  assert.match(table, />= 3,000 req\/s .* NO/);
+  assert.match(table, /login .*FAILED/);
+  assert.match(table, /list read at 10,000 partners/);
+  assert.match(table, /server memory \(peak RSS\) .* 150 MB .* yes/);
+  const loud = errorLines(r);
+  assert.equal(loud.length, 2);
+  assert.match(loud[0], /createOrder: 3 failed requests .*500/);
+  assert.match(loud[1], /login: not run/);
+});
+
+test('layout pads columns and right-aligns figures', () => {
+  assert.equal(layout([['a', 'b'], ['long', '1,234'], ['x', '5']]), 'a     b\nlong  1,234\nx         5');
+});
+
+test('options are parsed and checked', () => {
+  const o = parseOptions(['--rows', '1000000', '--duration=5', '--only', 'list,byId', '--skip-ceiling']);
+  assert.equal(o.rows, 1_000_000);
+  assert.equal(o.duration, 5);
+  assert.deepEqual(o.only, ['list', 'byId']);
+  assert.equal(o.skipCeiling, true);
+  assert.equal(o.skipScaling, false);
+  assert.equal(parseOptions(['--rows', '5000']).skipScaling, true);
+  assert.throws(() => parseOptions(['--rows', 'many']), /integer/);
+  assert.throws(() => parseOptions(['--bogus']), /Unknown option/);
+});
+
+test('the list filter is a name range', () => {
+  assert.equal(prefixUpperBound('Ma'), 'Mb');
+  assert.equal(prefixUpperBound('Mz'), 'M{');
+  assert.throws(() => prefixUpperBound("M'"), /letters/);
+  const p = new URL(`http://x${listPath('Ma')}`).searchParams;
+  assert.equal(p.get('$filter'), "Name ge 'Ma' and Name lt 'Mb' and IsCustomer eq true");
+  assert.equal(p.get('$orderby'), 'Name');
+  assert.equal(p.get('$top'), '50');
+  const order = orderBody(undefined, '2026-01-02');
+  assert.equal(order.C_OrderLine.length, 10);
+  assert.equal(order.DateOrdered, '2026-01-02');
+});
+
+test('the statements of a read are picked from the record, with the row count', () => {
+  const page = 'SELECT a, (SELECT n FROM u WHERE u.id = "t".a ORDER BY 1 LIMIT 1) AS "b FROM ( x" FROM "t" "t" WHERE x = $1 ORDER BY a LIMIT $2 OFFSET $3';
+  const detail = 'SELECT b FROM d WHERE id = ANY($1::bigint[])';
+  const recorded = [
+    { text: 'SELECT s FROM ad_session WHERE id = $1', params: ['9'] },
+    { text: 'SELECT count(*) AS n FROM "t" "t" WHERE x = $1', params: ['11'] },
+    { text: page, params: ['11', '50', '0'] },
+    { text: detail, params: ['{1,2}'] },
+  ];
+  const picked = pickStatements({ 'row-count': 5, 'sql-command': page, 'sql-command-D': detail, records: [] }, recorded);
+  assert.deepEqual(picked.map((s) => s.params), [['11'], ['11', '50', '0'], ['{1,2}']]);
+  assert.throws(() => pickStatements({ 'sql-command': 'SELECT 2' }, recorded), /not seen/);
+  assert.equal(topLevelIndex(page, ' FROM '), page.indexOf(' FROM "t"'));
+  assert.equal(topLevelIndex(page, ' ORDER BY ', true), page.indexOf(' ORDER BY a'));
+  assert.throws(() => pickStatements({ id: 1 }, recorded), /sql-command/);
+});
