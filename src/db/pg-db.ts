@@ -65,20 +65,51 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   const listeners = new Map<string, Set<(p: string) => void>>();
-  let listenClient: pg.PoolClient | null = null;
+  // LISTEN needs a connection of its own for the life of the instance; it is kept outside the
+  // pool so that DB_POOL_SIZE counts only connections that run queries.
+  let listenClient: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
 
-  async function ensureListenClient(): Promise<pg.PoolClient> {
+  let closed = false;
+  /**
+   * After a lost LISTEN connection, notifications sent meanwhile are gone: reconnect, and tell
+   * every subscriber (empty payload) so that caches drop what may have gone stale.
+   */
+  function scheduleReconnect(delayMs = 1000): void {
+    setTimeout(() => {
+      if (closed) return;
+      ensureListenClient().then(
+        () => {
+          for (const set of listeners.values()) for (const cb of set) cb('');
+        },
+        () => scheduleReconnect(Math.min(delayMs * 2, 30_000)),
+      );
+    }, delayMs).unref();
+  }
+
+  async function ensureListenClient(): Promise<pg.Client> {
     if (listenClient) return listenClient;
-    const c = await pool.connect();
-    c.on('notification', (msg) => {
-      const set = listeners.get(msg.channel);
-      if (set) for (const cb of set) cb(msg.payload ?? '');
+    connecting ??= (async () => {
+      const c = new pg.Client({ connectionString: options.connectionString, types: typeParser, options: '-c TimeZone=UTC' });
+      c.on('notification', (msg) => {
+        const set = listeners.get(msg.channel);
+        if (set) for (const cb of set) cb(msg.payload ?? '');
+      });
+      const lost = () => {
+        if (listenClient !== c || closed) return;
+        listenClient = null;
+        scheduleReconnect();
+      };
+      c.on('error', lost);
+      c.on('end', lost);
+      await c.connect();
+      for (const channel of listeners.keys()) await c.query(`LISTEN "${channel.replace(/"/g, '')}"`);
+      listenClient = c;
+      return c;
+    })().finally(() => {
+      connecting = null;
     });
-    c.on('error', () => {
-      listenClient = null;
-    });
-    listenClient = c;
-    return c;
+    return connecting;
   }
 
   const base = clientQueryable(pool);
@@ -117,9 +148,11 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
       };
     },
     async close() {
+      closed = true;
       if (listenClient) {
-        listenClient.release();
+        const c = listenClient;
         listenClient = null;
+        await c.end().catch(() => undefined);
       }
       await pool.end();
     },
