@@ -19,14 +19,19 @@ export class BatchItemError extends Error {
 const PATH = /^\/?(?:api\/)?v1\/models?\/([A-Za-z_][A-Za-z0-9_]*)(?:\/([^/?#]+))?\/?$/;
 
 /** Parses one {method, path, body} entry; paths look like v1/models/c_bpartner[/id], /api/ optional. */
-export function parseBatchItem(raw: unknown): BatchItem {
+export function parseBatchItem(raw: unknown, results: { body: unknown }[] = []): BatchItem {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new BatchItemError(400, 'A batch entry must be an object with method, path and body');
   const o = raw as Record<string, unknown>;
   const method = typeof o.method === 'string' ? o.method.toUpperCase() : '';
   const normalised = method === 'DEL' ? 'DELETE' : method;
   if (normalised !== 'POST' && normalised !== 'PUT' && normalised !== 'DELETE') throw new BatchItemError(400, `Unsupported Method: ${String(o.method ?? '')}`);
   if (typeof o.path !== 'string') throw new BatchItemError(400, 'A batch entry needs a path');
-  const m = PATH.exec(o.path.trim());
+  const path = o.path.trim().replace(/\$(\d+)\.([A-Za-z][\w.-]*)/g, (ref) => {
+    const v = resolveReferences(ref, results);
+    if (typeof v !== 'string' && typeof v !== 'number') throw new BatchItemError(400, `Reference ${ref} in the path is not an id`);
+    return encodeURIComponent(String(v));
+  });
+  const m = PATH.exec(path);
   if (!m) throw new BatchItemError(404, `Unsupported path: ${o.path}`);
   const id = m[2] ? decodeURIComponent(m[2]) : null;
   if ((normalised === 'PUT' || normalised === 'DELETE') && !id) throw new BatchItemError(400, `${normalised} needs a record id in its path`);

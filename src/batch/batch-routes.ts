@@ -17,7 +17,7 @@ export interface BatchResult {
 const result = (statusCode: number, body: unknown): BatchResult => ({ status: STATUS_CODES[statusCode] ?? 'Unknown', statusCode, body });
 
 async function runItem(s: Services, auth: AuthContext, tx: Tx, raw: unknown, done: BatchResult[]): Promise<OperationResult> {
-  const item = parseBatchItem(raw);
+  const item = parseBatchItem(raw, done);
   const body = resolveReferences(item.body ?? {}, done);
   switch (item.method) {
     case 'POST':

@@ -1,5 +1,6 @@
 import type { Column, Dictionary, Table } from '../dictionary/model.js';
 import { toBuffer } from '../db/type-parsers.js';
+import { hasTextKey } from './reference-key.js';
 import { formatDate, formatDateTime, formatInstant, formatTime } from './format.js';
 import { DATA_SUFFIX, IDENT_SUFFIX } from './read/select-list.js';
 
@@ -43,7 +44,7 @@ export function columnValue(dict: Dictionary, column: Column, row: Record<string
       return out;
     }
     case 'foreign-key': {
-      const out: JsonObject = { propertyLabel: column.label, id: Number(v) };
+      const out: JsonObject = { propertyLabel: column.label, id: hasTextKey(dict, column) ? String(v).trim() : Number(v) };
       const identifier = row[column.dbName + IDENT_SUFFIX];
       if (identifier !== null && identifier !== undefined) out.identifier = String(identifier);
       out['model-name'] = (column.lookup?.tableName ?? column.name.replace(/_ID$/i, '')).toLowerCase();

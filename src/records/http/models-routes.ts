@@ -6,11 +6,12 @@ import { parseReadOptions } from '../read/read-options.js';
 import type { ReadContext } from '../read/read-context.js';
 import { getRecord, getRecordProperty, listRecords } from '../read/reader.js';
 import type { JsonObject } from '../serialize.js';
+import { comparesTextBytewise } from '../read/statements.js';
 
 type Params = { table: string; id: string; property: string };
 
-export function readContext(s: Services, req: FastifyRequest): ReadContext {
-  return { dict: s.dictionary.current, auth: req.auth, q: s.db };
+export function readContext(s: Services, req: FastifyRequest, prefixRange = false): ReadContext {
+  return { dict: s.dictionary.current, auth: req.auth, q: s.db, prefixRange };
 }
 
 async function queryLimits(s: Services, clientId: number): Promise<{ maxTop: number; separator: string }> {
@@ -28,6 +29,7 @@ function withSql(record: JsonObject, commands: Map<string, string>, show: boolea
 
 /** GET /models, /models/{table}, /models/{table}/{id}, /models/{table}/{id}/{property}. */
 export async function modelReadRoutes(app: FastifyInstance, s: Services): Promise<void> {
+  const prefixRange = await comparesTextBytewise(s.db);
   app.get('/api/v1/models', async (req) => {
     const dict = s.dictionary.current;
     const models = dict.tables
@@ -45,7 +47,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     const table = tableFromPath(s, req.params.table);
     const limits = await queryLimits(s, req.auth.clientId);
     const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
-    const result = await listRecords(readContext(s, req), table, o);
+    const result = await listRecords(readContext(s, req, prefixRange), table, o);
     const pageCount = o.top > 0 ? Math.ceil(result.rowCount / o.top) : 0;
     reply.header('X-Page-Count', pageCount);
     reply.header('X-Records-Size', o.top);
@@ -63,12 +65,12 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     const table = tableFromPath(s, req.params.table);
     const limits = await queryLimits(s, req.auth.clientId);
     const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
-    const { record, sql } = await getRecord(readContext(s, req), table, req.params.id, o);
+    const { record, sql } = await getRecord(readContext(s, req, prefixRange), table, req.params.id, o);
     return withSql(record, sql, o.showSql !== false);
   });
 
   app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', async (req) => {
     const table = tableFromPath(s, req.params.table);
-    return getRecordProperty(readContext(s, req), table, req.params.id, req.params.property);
+    return getRecordProperty(readContext(s, req, prefixRange), table, req.params.id, req.params.property);
   });
 }

@@ -4,10 +4,12 @@ import { badRequest, forbidden } from '../../errors.js';
 import type { Column, Table } from '../../dictionary/model.js';
 import type { ExpandItem } from '../query/expand-parser.js';
 import { serializeRecord, type JsonObject } from '../serialize.js';
+import { hasTextKey } from '../reference-key.js';
 import { fetchedColumns, outputColumns } from './output-columns.js';
 import type { ReadContext } from './read-context.js';
 import { selectList } from './select-list.js';
 import { orderClause, whereClause } from './where.js';
+import { runNamed } from './statements.js';
 
 type Row = Record<string, unknown>;
 
@@ -42,17 +44,19 @@ async function expandMaster(rc: ReadContext, column: Column, rows: Row[], record
   if (!tableAccessAllowed(rc.auth.userLevel, target.accessLevel)) throw forbidden('Access denied', `Access denied for table: ${target.name}`);
   const key = target.byName.get(column.lookup!.keyColumn.toLowerCase());
   if (!key) throw badRequest('Invalid $expand', `Column ${column.name} cannot be expanded`);
-  const ids = [...new Set(rows.map((r) => r[column.dbName]).filter((v) => v !== null && v !== undefined).map(Number))];
+  const textKey = hasTextKey(rc.dict, column);
+  const norm = (v: unknown): string | number => (textKey ? String(v).trim() : Number(v));
+  const ids = [...new Set(rows.map((r) => r[column.dbName]).filter((v) => v !== null && v !== undefined).map(norm))];
   const output = outputColumns(target, o.select);
   const sql = new SqlBuilder();
   const where = whereClause(rc, target, 'm', sql, { activeOnly: false });
-  const text = `SELECT ${selectList(rc.dict, target, fetchedColumns(target, output).concat(output.includes(key) || key === target.keyColumn ? [] : [key]), 'm').join(', ')} FROM ${ident(target.dbName)} m WHERE m.${ident(key.dbName)} = ANY(${sql.param(ids)}::bigint[]) AND ${where.join(' AND ')}`;
+  const text = `SELECT ${selectList(rc.dict, target, fetchedColumns(target, output).concat(output.includes(key) || key === target.keyColumn ? [] : [key]), 'm').join(', ')} FROM ${ident(target.dbName)} m WHERE m.${ident(key.dbName)} = ANY(${sql.param(ids)}::${textKey ? 'text' : 'bigint'}[]) AND ${where.join(' AND ')}`;
   commands.set(`sql-command-${item.name}`, text);
-  const found = ids.length ? (await rc.q.query<Row>(text, sql.values)).rows : [];
-  const byId = new Map(found.map((r) => [Number(r[key.dbName]), r]));
+  const found = ids.length ? (await runNamed<Row>(rc.q, text, sql.values)).rows : [];
+  const byId = new Map(found.map((r) => [norm(r[key.dbName]), r]));
   rows.forEach((row, i) => {
     const v = row[column.dbName];
-    const master = v === null || v === undefined ? undefined : byId.get(Number(v));
+    const master = v === null || v === undefined ? undefined : byId.get(norm(v));
     if (master) records[i]![column.name] = serializeRecord(rc.dict, target, master, { columns: output });
   });
 }
@@ -91,7 +95,7 @@ async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records
   const limit = o.top !== undefined ? ` AND x."$rn" <= ${sql.param(skip + o.top)}` : '';
   const text = `SELECT * FROM (SELECT ${selectList(rc.dict, child, fetched, 'd').join(', ')}, d.${ident(link.dbName)} AS "$link", row_number() OVER (PARTITION BY d.${ident(link.dbName)} ORDER BY ${order}) AS "$rn" FROM ${ident(child.dbName)} d WHERE ${conds.join(' AND ')}) x WHERE x."$rn" > ${sql.param(skip)}${limit} ORDER BY x."$link", x."$rn"`;
   commands.set(`sql-command-${item.name}`, text);
-  const found = parentIds.length ? (await rc.q.query<Row>(text, sql.values)).rows : [];
+  const found = parentIds.length ? (await runNamed<Row>(rc.q, text, sql.values)).rows : [];
   const children = found.map((r) => serializeRecord(rc.dict, child, r, { columns: output, omit: link, modelName: false }));
   if (o.expand?.length) await expandRecords(rc, child, found, children, o.expand, commands, depth + 1);
   const byParent = new Map<number, JsonObject[]>();

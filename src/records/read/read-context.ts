@@ -7,4 +7,6 @@ export interface ReadContext {
   dict: Dictionary;
   auth: AuthContext;
   q: Queryable;
+  /** The database compares text byte-wise, so a prefix match may be written as a range. */
+  prefixRange?: boolean;
 }

@@ -11,6 +11,7 @@ import type { ReadOptions } from './read-options.js';
 import { selectList } from './select-list.js';
 import { findValRule, valRuleSql } from './valrule-sql.js';
 import { orderClause, whereClause } from './where.js';
+import { runNamed } from './statements.js';
 
 type Row = Record<string, unknown>;
 
@@ -22,7 +23,7 @@ export interface ListResult {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A page of records matching the options, with the total count, in two statements. */
+/** A page of records matching the options, with the total count: two statements, run side by side. */
 export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions): Promise<ListResult> {
   assertTableAccess(rc.auth, table);
   const output = outputColumns(table, o.select);
@@ -33,14 +34,14 @@ export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions)
   const from = `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`;
   const countText = `SELECT count(*) AS n ${from}`;
   const countValues = [...sql.values];
-  const pageText = `SELECT ${selectList(rc.dict, table, fetchedColumns(table, output), alias).join(', ')} ${from} ORDER BY ${orderClause(table, alias, o.orderby)} LIMIT ${sql.param(o.top)} OFFSET ${sql.param(o.skip)}`;
+  const order = orderClause(table, alias, o.orderby);
+  const pageText = `SELECT ${selectList(rc.dict, table, fetchedColumns(table, output), alias).join(', ')} ${from} ORDER BY ${order} LIMIT ${sql.param(o.top)} OFFSET ${sql.param(o.skip)}`;
   const commands: SqlCommands = new Map([['sql-command', pageText]]);
   if (o.showSql === 'nodata') {
-    // Still validates the statement against the database without reading records.
-    await rc.q.query(`EXPLAIN ${pageText}`, sql.values);
-    return { records: [], rowCount: 0, sql: commands };
+    const count = await runNamed<{ n: number }>(rc.q, countText, countValues);
+    return { records: [], rowCount: Number(count.rows[0]!.n), sql: commands };
   }
-  const [count, page] = await Promise.all([rc.q.query<{ n: number }>(countText, countValues), rc.q.query<Row>(pageText, sql.values)]);
+  const [count, page] = await Promise.all([runNamed<{ n: number }>(rc.q, countText, countValues), runNamed<Row>(rc.q, pageText, sql.values)]);
   const records = page.rows.map((r) => serializeRecord(rc.dict, table, r, { columns: output }));
   if (o.expand?.length) await expandRecords(rc, table, page.rows, records, o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, records, o.showLabel);
@@ -79,7 +80,7 @@ export async function getRecord(rc: ReadContext, table: Table, idText: string, o
   const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false })].join(' AND ');
   const text = `SELECT ${selectList(rc.dict, table, fetchedColumns(table, output), alias).join(', ')} FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`;
   const commands: SqlCommands = new Map([['sql-command', text]]);
-  const { rows } = await rc.q.query<Row>(text, sql.values);
+  const { rows } = await runNamed<Row>(rc.q, text, sql.values);
   if (!rows.length) return missing(rc, table, idText);
   const record = serializeRecord(rc.dict, table, rows[0]!, { columns: output });
   if (o.expand?.length) await expandRecords(rc, table, rows, [record], o.expand, commands);

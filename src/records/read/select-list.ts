@@ -5,8 +5,13 @@ import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 export const IDENT_SUFFIX = '$i';
 export const DATA_SUFFIX = '$d';
 
-let aliasCounter = 0;
-const nextAlias = (): string => `r${++aliasCounter % 100000}`;
+/** Hands out the aliases of one statement's identifier subqueries: the same columns give the same text. */
+export class AliasSource {
+  #n = 0;
+  next(): string {
+    return `r${++this.#n}`;
+  }
+}
 
 /** The columns that make up a table's identifier (display text), best first. */
 export function identifierColumns(table: Table): Column[] {
@@ -20,17 +25,17 @@ export function identifierColumns(table: Table): Column[] {
  * columns joined by '_', following a lookup inside the identifier one level further (an order
  * line is shown by its order's document number).
  */
-export function identifierSql(dict: Dictionary, target: Table, keyColumn: string, fkExpr: string, displayColumn: string | null, depth = 0): string | null {
+export function identifierSql(dict: Dictionary, target: Table, keyColumn: string, fkExpr: string, displayColumn: string | null, aliases: AliasSource = new AliasSource(), depth = 0): string | null {
   const key = target.byName.get(keyColumn.toLowerCase());
   if (!key) return null;
-  const a = nextAlias();
+  const a = aliases.next();
   const cols = displayColumn ? [target.byName.get(displayColumn.toLowerCase())].filter((c): c is Column => !!c) : identifierColumns(target);
   if (!cols.length) return null;
   const parts = cols.map((c) => {
     const colExpr = `${a}.${ident(c.dbName)}`;
     if (c.kind === 'foreign-key' && c.lookup && depth < 1) {
       const inner = dict.byName.get(c.lookup.tableName.toLowerCase());
-      const nested = inner && identifierSql(dict, inner, c.lookup.keyColumn, colExpr, c.lookup.displayColumn, depth + 1);
+      const nested = inner && identifierSql(dict, inner, c.lookup.keyColumn, colExpr, c.lookup.displayColumn, aliases, depth + 1);
       if (nested) return nested;
     }
     return `${colExpr}::text`;
@@ -45,13 +50,14 @@ export function identifierSql(dict: Dictionary, target: Table, keyColumn: string
  */
 export function selectList(dict: Dictionary, table: Table, columns: Column[], alias: string): string[] {
   const a = ident(alias);
+  const aliases = new AliasSource();
   const out: string[] = [];
   for (const c of columns) {
     const valueExpr = c.columnSql ? `(${c.columnSql})` : `${a}.${ident(c.dbName)}`;
     out.push(`${valueExpr} AS ${ident(c.dbName)}`);
     if (c.kind === 'foreign-key' && c.lookup) {
       const target = dict.byName.get(c.lookup.tableName.toLowerCase());
-      const sql = target && identifierSql(dict, target, c.lookup.keyColumn, valueExpr, c.lookup.displayColumn);
+      const sql = target && identifierSql(dict, target, c.lookup.keyColumn, valueExpr, c.lookup.displayColumn, aliases);
       if (sql) out.push(`${sql} AS ${ident(c.dbName + IDENT_SUFFIX)}`);
     } else if (c.kind === 'image') {
       out.push(`(SELECT encode(img.binarydata, 'base64') FROM ad_image img WHERE img.ad_image_id = ${valueExpr}) AS ${ident(c.dbName + DATA_SUFFIX)}`);

@@ -21,7 +21,7 @@ export interface WhereOptions {
 export function whereClause(rc: ReadContext, table: Table, alias: string, sql: SqlBuilder, o: WhereOptions): string[] {
   const parts = [readPredicate(rc.auth, table, alias, sql)];
   if (o.activeOnly && table.byName.has('isactive') && !mentionsColumn(o.filter, 'isactive')) parts.push(`${ident(alias)}."isactive" = 'Y'`);
-  if (o.filter) parts.push(filterToSql(o.filter, table, alias, sql));
+  if (o.filter) parts.push(filterToSql(o.filter, table, alias, sql, { prefixRange: rc.prefixRange ?? false, dict: rc.dict }));
   if (o.extra) parts.push(o.extra);
   if (o.label) parts.push(labelCondition(rc, table, alias, o.label, sql));
   return parts;
@@ -31,7 +31,7 @@ export function whereClause(rc: ReadContext, table: Table, alias: string, sql: S
 function labelCondition(rc: ReadContext, table: Table, alias: string, label: FilterNode, sql: SqlBuilder): string {
   const labelTable = rc.dict.byName.get('ad_label');
   if (!labelTable || !table.keyColumn) throw badRequest('Invalid label', `Records of ${table.name} cannot carry labels`);
-  const cond = filterToSql(label, labelTable, 'lbl', sql, 'Invalid label');
+  const cond = filterToSql(label, labelTable, 'lbl', sql, { title: 'Invalid label', prefixRange: rc.prefixRange ?? false, dict: rc.dict });
   return `EXISTS (SELECT 1 FROM "ad_labelassignment" la JOIN "ad_label" lbl ON lbl."ad_label_id" = la."ad_label_id"
     WHERE la."ad_table_id" = ${sql.param(table.id)} AND la."record_id" = ${ident(alias)}.${ident(table.keyColumn.dbName)}
       AND la."isactive" = 'Y' AND lbl."isactive" = 'Y' AND lbl."ad_client_id" IN (0, ${sql.param(rc.auth.clientId)}) AND ${cond})`;

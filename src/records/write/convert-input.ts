@@ -5,6 +5,7 @@ import { ApiError } from '../../errors.js';
 import { parseTemporal } from '../format.js';
 import { validationError } from './write-errors.js';
 import { identifierColumns } from '../read/select-list.js';
+import { hasTextKey } from '../reference-key.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -18,13 +19,19 @@ const describe = (v: unknown): string => {
  * lookupColumn + lookupValue, or a plain non-numeric string taken as an identifier. Only the
  * caller's client and System rows are candidates.
  */
-async function resolveLookup(q: Queryable, dict: Dictionary, column: Column, input: unknown, clientId: number): Promise<number> {
+async function resolveLookup(q: Queryable, dict: Dictionary, column: Column, input: unknown, clientId: number): Promise<number | string> {
   const target = column.lookup && dict.byName.get(column.lookup.tableName.toLowerCase());
+  if (hasTextKey(dict, column)) {
+    // A text key (EntityType 'U', AD_Language 'en_US') is given as itself or as {id: ...}.
+    const code = input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>).id : input;
+    if (typeof code === 'string' && code.trim() !== '') return code.trim();
+    if (!(input && typeof input === 'object')) throw validationError(`Invalid value for column ${column.name}: ${describe(input)}`);
+  }
   if (typeof input === 'number') {
-    if (!Number.isInteger(input)) throw validationError(`Invalid id for column ${column.name}: ${input}`);
+    if (!Number.isSafeInteger(input)) throw validationError(`Invalid id for column ${column.name}: ${input}`);
     return input;
   }
-  if (typeof input === 'string' && /^-?\d+$/.test(input.trim())) return Number(input.trim());
+  if (typeof input === 'string' && /^-?\d{1,15}$/.test(input.trim())) return Number(input.trim());
   let by: { column: string; value: unknown } | null = null;
   if (typeof input === 'string') by = { column: '$identifier', value: input };
   else if (input && typeof input === 'object' && !Array.isArray(input)) {
@@ -51,26 +58,28 @@ async function resolveLookup(q: Queryable, dict: Dictionary, column: Column, inp
   if (!match) throw validationError(`Cannot look up ${target.name} by ${by.column.replace('$', '')}`);
   const clientFilter = target.byName.has('ad_client_id') ? ` AND t."ad_client_id" IN (0, $2)` : '';
   const order = target.byName.has('ad_client_id') ? ' ORDER BY t."ad_client_id" DESC' : '';
-  const { rows } = await q.query<{ id: number }>(
+  const { rows } = await q.query<{ id: number | string }>(
     `SELECT t.${ident(key.dbName)} AS id FROM ${ident(target.dbName)} t WHERE t.${ident(match.dbName)}::text = $1${clientFilter}${order} LIMIT 2`,
     target.byName.has('ad_client_id') ? [String(by.value), clientId] : [String(by.value)],
   );
   if (rows.length === 0) throw validationError(`No ${target.name} matches ${match.name} = ${describe(by.value)} for column ${column.name}`);
-  return Number(rows[0]!.id);
+  return hasTextKey(dict, column) ? String(rows[0]!.id) : Number(rows[0]!.id);
 }
 
 /** Turns one JSON input value into the stored value of a column, or a 400 naming the column. */
 export async function convertInput(q: Queryable, dict: Dictionary, column: Column, input: unknown, clientId: number): Promise<unknown> {
   if (input === null || input === undefined) return null;
   const bad = (why = 'Invalid value') => validationError(`${why} for column ${column.name}: ${describe(input)}`);
+  // The database stores no NUL character in text (nor as \u0000 in JSON).
+  if (column.kind !== 'binary' && JSON.stringify(input).includes('\\u0000')) throw bad('Text cannot contain the NUL character');
   switch (column.kind) {
     case 'boolean':
       if (input === true || input === 'Y' || input === 'true') return 'Y';
       if (input === false || input === 'N' || input === 'false') return 'N';
       throw bad();
     case 'integer':
-      if (typeof input === 'number' && Number.isInteger(input)) return input;
-      if (typeof input === 'string' && /^-?\d+$/.test(input.trim())) return Number(input.trim());
+      if (typeof input === 'number' && Number.isSafeInteger(input)) return input;
+      if (typeof input === 'string' && /^-?\d{1,15}$/.test(input.trim())) return Number(input.trim());
       throw bad('Expected an integer');
     case 'number':
       if (typeof input === 'number' && Number.isFinite(input)) return input;

@@ -8,7 +8,7 @@ const nowText = (): string => new Date().toISOString().slice(0, 19).replace('T',
 const todayText = (): string => `${new Date().toISOString().slice(0, 10)} 00:00:00`;
 
 /** Login-context values a default may name with @#Name@. */
-function sessionValue(auth: AuthContext, name: string): unknown {
+export function sessionValue(auth: AuthContext, name: string): unknown {
   switch (name.replace(/^#/, '').toLowerCase()) {
     case 'ad_client_id':
       return auth.clientId;
@@ -42,8 +42,9 @@ function variable(name: string, row: Row, parent: Row | null, auth: AuthContext)
   return s === undefined ? null : s;
 }
 
-function literal(text: string, col: Column): unknown {
+function literal(text: string, col: Column, textKey: boolean): unknown {
   const unquoted = /^'(.*)'$/s.exec(text)?.[1] ?? /^"(.*)"$/s.exec(text)?.[1] ?? text;
+  if (textKey) return unquoted;
   if (col.kind === 'integer' || col.kind === 'foreign-key' || col.kind === 'record-id' || col.kind === 'number') {
     const n = Number(unquoted);
     return unquoted !== '' && Number.isFinite(n) ? n : null;
@@ -57,7 +58,7 @@ function literal(text: string, col: Column): unknown {
  * are tried in order until one gives a value. Forms: @SQL=<query> (run with @variables@ as
  * parameters), @Variable@ / @#Variable@, SYSDATE, and literals.
  */
-export async function evaluateDefault(q: Queryable, col: Column, row: Row, parent: Row | null, auth: AuthContext): Promise<unknown> {
+export async function evaluateDefault(q: Queryable, col: Column, row: Row, parent: Row | null, auth: AuthContext, textKey = false): Promise<unknown> {
   const text = col.defaultValue?.trim();
   if (!text) return null;
   const alternatives = text.startsWith('@SQL=') ? [text] : text.split(';').map((t) => t.trim()).filter(Boolean);
@@ -78,10 +79,14 @@ export async function evaluateDefault(q: Queryable, col: Column, row: Row, paren
       value = variable(alt.slice(1, -1), row, parent, auth);
       if (value !== null && (col.kind === 'date' || col.kind === 'datetime') && typeof value === 'string' && value.length === 10) value = `${value} 00:00:00`;
     } else {
-      value = literal(alt, col);
+      value = literal(alt, col, textKey);
     }
     if (value !== null && value !== undefined && value !== '') {
-      if (col.kind === 'integer' || col.kind === 'foreign-key' || col.kind === 'record-id') return Number(value);
+      if (textKey) return String(value);
+      if (col.kind === 'integer' || col.kind === 'foreign-key' || col.kind === 'record-id') {
+        const n = Number(value);
+        return Number.isFinite(n) ? n : null;
+      }
       return value;
     }
   }

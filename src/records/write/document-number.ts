@@ -14,6 +14,9 @@ interface SequenceRow {
   decimalpattern: string | null;
 }
 
+/** Tables whose search key is never numbered automatically, as in the original. */
+const NO_VALUE_NUMBERS = new Set(['ad_sysconfig', 'm_attributeinstance']);
+
 const needsNumber = (v: unknown): boolean => v === null || v === undefined || v === '' || (typeof v === 'string' && /^<.*>$/.test(v));
 
 /** Replaces @Column@ in a prefix or suffix with the record's values. */
@@ -34,6 +37,8 @@ async function take(tx: Tx, seq: SequenceRow, row: Row): Promise<string> {
 /** The client's DocumentNo_<Table> sequence, created at 1,000,000 on first use. */
 async function tableSequence(tx: Tx, table: Table, clientId: number): Promise<SequenceRow> {
   const name = `DocumentNo_${table.name}`;
+  // Two first uses at once must not both create the sequence: serialise them on its name.
+  await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${name}:${clientId}`]);
   const find = () =>
     tx.query<SequenceRow>(
       `SELECT ad_sequence_id, currentnext, incrementno, prefix, suffix, decimalpattern FROM ad_sequence WHERE name = $1 AND ad_client_id = $2 AND istableid = 'N' AND isactive = 'Y' FOR UPDATE`,
@@ -58,8 +63,10 @@ async function tableSequence(tx: Tx, table: Table, clientId: number): Promise<Se
  */
 export async function assignDocumentNumbers(tx: Tx, table: Table, row: Row, clientId: number): Promise<void> {
   for (const colName of ['documentno', 'value']) {
-    if (!table.byName.has(colName) || !needsNumber(row[colName])) continue;
-    if (colName === 'value' && ['ad_sysconfig', 'ad_user', 'ad_ref_list'].includes(table.dbName)) continue;
+    const column = table.byName.get(colName);
+    if (!column || column.columnSql || !needsNumber(row[colName])) continue;
+    // A search key is numbered only where it is required (an optional Value, like a user's, stays empty).
+    if (colName === 'value' && (!column.isMandatory || NO_VALUE_NUMBERS.has(table.dbName) || table.dbName.startsWith('t_'))) continue;
     let seq: SequenceRow | undefined;
     const docTypeId = row.c_doctypetarget_id ?? row.c_doctype_id;
     if (colName === 'documentno' && docTypeId) {

@@ -3,13 +3,15 @@ import { nextId, uuidv7 } from '../../db/ids.js';
 import { ident, SqlBuilder } from '../../db/sql.js';
 import type { Column, Table } from '../../dictionary/model.js';
 import { isStored } from '../../dictionary/ddl.js';
+import { DisplayType } from '../../dictionary/display-type.js';
+import { hasTextKey } from '../reference-key.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../errors.js';
 import type { ModelEventType } from '../../events/model-events.js';
 import { keyCondition } from '../read/reader.js';
 import { readPredicate } from '../../access/access.js';
 import { parseBody, type ParsedBody } from './body.js';
 import { convertInput } from './convert-input.js';
-import { evaluateDefault } from './defaults.js';
+import { evaluateDefault, sessionValue } from './defaults.js';
 import { assignDocumentNumbers } from './document-number.js';
 import { checkMandatory, checkValues } from './validate.js';
 import type { WriteContext } from './write-context.js';
@@ -32,8 +34,55 @@ async function emit(wc: WriteContext, type: ModelEventType, table: Table, row: R
 
 async function convertAll(wc: WriteContext, parsed: ParsedBody): Promise<Map<Column, unknown>> {
   const out = new Map<Column, unknown>();
-  for (const [col, raw] of parsed.values) out.set(col, await convertInput(wc.tx, wc.dict, col, raw, wc.auth.clientId));
+  for (const [col, raw] of parsed.values) {
+    if (writesReferencedRecord(col, raw)) out.set(col, await writeReferenced(wc, col, raw as Record<string, unknown>));
+    else out.set(col, await convertInput(wc.tx, wc.dict, col, raw, wc.auth.clientId));
+  }
   return out;
+}
+
+/** Keys of a reference object that name the referenced record rather than set its columns. */
+const LOOKUP_KEYS = new Set(['id', 'identifier', 'uid', 'lookupcolumn', 'lookupvalue', 'tablename', 'model-name', 'propertylabel']);
+/** The image object's own names for AD_Image columns. */
+const IMAGE_KEYS: Record<string, string> = { file_name: 'Name', filename: 'Name', url: 'ImageURL', data: 'BinaryData' };
+
+/**
+ * A reference given as an object with column values (an address, an image) writes the
+ * referenced record too: the one its id names when that exists, else a new one.
+ */
+function writesReferencedRecord(col: Column, raw: unknown): boolean {
+  if (!referencedTableName(col)) return false;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return false;
+  return Object.keys(raw).some((k) => !LOOKUP_KEYS.has(k.toLowerCase()));
+}
+
+/** The table a reference column writes into: its lookup's, or AD_Image for an image. */
+function referencedTableName(col: Column): string | null {
+  if (col.kind === 'image') return 'ad_image';
+  return col.kind === 'foreign-key' && col.lookup ? col.lookup.tableName.toLowerCase() : null;
+}
+
+async function writeReferenced(wc: WriteContext, col: Column, raw: Record<string, unknown>): Promise<number> {
+  const target = wc.dict.byName.get(referencedTableName(col)!);
+  if (!target || !target.keyColumn) throw validationError(`Column ${col.name} does not reference a table that can be written`);
+  const body: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    const lower = k.toLowerCase();
+    if (LOOKUP_KEYS.has(lower)) continue;
+    body[col.kind === 'image' ? (IMAGE_KEYS[lower] ?? k) : k] = v;
+  }
+  const id = raw.id;
+  const idText = typeof id === 'number' || typeof id === 'string' ? String(id).trim() : '';
+  if (/^\d{1,15}$/.test(idText) && Number(idText) > 0) {
+    const exists = await wc.tx.query(`SELECT 1 FROM ${ident(target.dbName)} WHERE ${ident(target.keyColumn.dbName)} = $1`, [Number(idText)]);
+    if (exists.rows.length) {
+      await updateRecord(wc, target, idText, body);
+      return Number(idText);
+    }
+  }
+  if (col.kind === 'image' && body.Name === undefined) body.Name = 'image';
+  const created = await insertRecord(wc, target, body);
+  return Number(created.row[target.keyColumn.dbName]);
 }
 
 /** The detail column pointing at the parent record. */
@@ -42,6 +91,63 @@ export function detailLink(parent: Table, child: Table): Column {
   const link = candidates.find((c) => c.isParent) ?? candidates.find((c) => parent.keyColumn && c.dbName === parent.keyColumn.dbName) ?? candidates[0];
   if (!link) throw validationError(`${child.name} is not a detail of ${parent.name}`);
   return link;
+}
+
+/**
+ * Fills the columns a new record leaves empty with the dictionary default of each column
+ * (several passes, so that a default naming another column sees that column's own default).
+ */
+async function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: Row | null): Promise<void> {
+  const empty = (c: Column) => row[c.dbName] === undefined || row[c.dbName] === null;
+  let pending = table.columns.filter((c) => isStored(c) && c !== table.keyColumn && c !== table.uuColumn && c.defaultValue && empty(c));
+  for (let pass = 0; pass < 4 && pending.length; pass++) {
+    const still: Column[] = [];
+    for (const col of pending) {
+      const v = await evaluateDefault(wc.tx, col, row, parent, wc.auth, hasTextKey(wc.dict, col));
+      if (v !== null && v !== undefined) row[col.dbName] = v;
+      else still.push(col);
+    }
+    if (still.length === pending.length) break;
+    pending = still;
+  }
+}
+
+/**
+ * A mandatory column still empty after the defaults and the before-new handlers (where business
+ * rules fill what they know better) takes, in this order: the login context value of the same
+ * name (#M_Warehouse_ID, #SalesRep_ID), what the generated models of the original give
+ * mandatory columns (false, zero, no attribute set instance), or the referenced table's
+ * default record.
+ */
+async function applyMandatoryFallbacks(wc: WriteContext, table: Table, row: Row): Promise<void> {
+  const empty = (c: Column) => row[c.dbName] === undefined || row[c.dbName] === null;
+  for (const col of table.columns) {
+    if (!isStored(col) || !col.isMandatory || col === table.keyColumn || col === table.uuColumn || !empty(col)) continue;
+    const global = GLOBAL_CONTEXT_COLUMNS.has(col.dbName) ? sessionValue(wc.auth, col.name) : undefined;
+    if (global !== undefined && global !== null && global !== 0) row[col.dbName] = global;
+    else if (col.kind === 'boolean') row[col.dbName] = 'N';
+    else if (col.kind === 'number' || col.kind === 'integer') row[col.dbName] = 0;
+    else if (col.referenceId === DisplayType.PAttribute) row[col.dbName] = 0;
+    else if (col.kind === 'foreign-key' && col.lookup) {
+      const id = await defaultRecordOf(wc, col, Number(row.ad_client_id ?? wc.auth.clientId));
+      if (id !== null) row[col.dbName] = id;
+    }
+  }
+}
+
+/** Mandatory columns that take the login context value of the same name when left empty. */
+const GLOBAL_CONTEXT_COLUMNS = new Set(['m_warehouse_id', 'salesrep_id']);
+
+/** The record a target table marks as its default (IsDefault = Y), the client's before System's. */
+async function defaultRecordOf(wc: WriteContext, col: Column, clientId: number): Promise<number | null> {
+  const target = wc.dict.byName.get(col.lookup!.tableName.toLowerCase());
+  const key = target?.byName.get(col.lookup!.keyColumn.toLowerCase());
+  if (!target || !key || !target.byName.has('isdefault') || !target.byName.has('ad_client_id')) return null;
+  const { rows } = await wc.tx.query<{ id: number }>(
+    `SELECT t.${ident(key.dbName)} AS id FROM ${ident(target.dbName)} t WHERE t."isdefault" = 'Y' AND t."isactive" = 'Y' AND t."ad_client_id" IN (0, $1) ORDER BY t."ad_client_id" DESC, t.${ident(key.dbName)} LIMIT 1`,
+    [clientId],
+  );
+  return rows.length ? Number(rows[0]!.id) : null;
 }
 
 /** Creates a record (and its nested details) in the caller's transaction. */
@@ -55,13 +161,7 @@ export async function insertRecord(wc: WriteContext, table: Table, body: unknown
     row[link.dbName] = parent.row[parent.table.keyColumn!.dbName];
     for (const c of ['ad_client_id', 'ad_org_id']) if (row[c] === undefined && table.byName.has(c)) row[c] = parent.row[c];
   }
-  for (const col of table.columns) {
-    if (!isStored(col) || col === table.keyColumn || col === table.uuColumn) continue;
-    if (row[col.dbName] === undefined || row[col.dbName] === null) {
-      const v = await evaluateDefault(wc.tx, col, row, parent?.row ?? null, wc.auth);
-      if (v !== null && v !== undefined) row[col.dbName] = v;
-    }
-  }
+  await applyDefaults(wc, table, row, parent?.row ?? null);
   const now = nowText();
   for (const [c, v] of [['created', now], ['updated', now], ['createdby', wc.auth.userId], ['updatedby', wc.auth.userId], ['isactive', 'Y']] as const) {
     if (table.byName.has(c) && (row[c] === undefined || row[c] === null || c !== 'isactive')) row[c] = c === 'isactive' ? (row[c] ?? v) : v;
@@ -70,11 +170,14 @@ export async function insertRecord(wc: WriteContext, table: Table, body: unknown
   if (clientId !== null) row.ad_client_id = clientId;
   const orgId = table.byName.has('ad_org_id') ? Number(row.ad_org_id ?? 0) : null;
   if (orgId !== null) row.ad_org_id = orgId;
+  if (orgId !== null && table.accessLevel === '4') row.ad_org_id = 0;
+  if (orgId === 0 && table.accessLevel === '1') throw validationError('Fill mandatory fields: AD_Org_ID (records of this table belong to an organization)');
   assertWritableRow(wc.auth, table, clientId, orgId, 'create');
   if (table.keyColumn) row[table.keyColumn.dbName] = await nextId(wc.tx, table.name);
   if (table.uuColumn) row[table.uuColumn.dbName] = uuidv7();
   await assignDocumentNumbers(wc.tx, table, row, clientId ?? wc.auth.clientId);
   await emit(wc, 'before-new', table, row, null, new Set(Object.keys(row)));
+  await applyMandatoryFallbacks(wc, table, row);
   checkMandatory(table, row);
   await checkValues(wc.tx, wc.dict, table, row, table.columns.filter((c) => row[c.dbName] !== undefined), clientId ?? wc.auth.clientId);
   const cols = table.columns.filter((c) => isStored(c) && row[c.dbName] !== undefined);
@@ -139,7 +242,7 @@ export async function updateRecord(wc: WriteContext, table: Table, idText: strin
     if (table.byName.has('updatedby')) row.updatedby = wc.auth.userId;
     await emit(wc, 'before-change', table, row, old, changed);
     for (const c of table.columns) if (isStored(c) && !sameValue(old[c.dbName], row[c.dbName])) changed.add(c.dbName);
-    checkMandatory(table, row);
+    checkMandatory(table, row, changed);
     await checkValues(wc.tx, wc.dict, table, row, table.columns.filter((c) => changed.has(c.dbName)), Number(row.ad_client_id ?? wc.auth.clientId));
     const sql = new SqlBuilder();
     const sets = table.columns.filter((c) => isStored(c) && changed.has(c.dbName)).map((c) => `${ident(c.dbName)} = ${sql.param(row[c.dbName])}`);
@@ -181,13 +284,63 @@ function keyOf(table: Table, row: Row, sql: SqlBuilder): string {
   throw new ApiError(400, 'Invalid table', `${table.name} has no key`);
 }
 
-/** Deletes a record the caller may write; processed documents cannot be deleted. */
-export async function deleteRecord(wc: WriteContext, table: Table, idText: string, existing?: Row): Promise<void> {
+/** Tables and columns whose records point at a record of `table` without being its details. */
+function referencingColumns(wc: WriteContext, table: Table): { table: Table; column: Column }[] {
+  const out: { table: Table; column: Column }[] = [];
+  for (const t of wc.dict.tables) {
+    if (t.isView) continue;
+    for (const c of t.columns) {
+      if (c.isParent || !isStored(c) || (c.kind !== 'foreign-key' && c.kind !== 'image') || !c.lookup) continue;
+      if (c.lookup.tableName.toLowerCase() !== table.dbName || c.lookup.keyColumn.toLowerCase() !== table.keyColumn?.dbName) continue;
+      out.push({ table: t, column: c });
+    }
+  }
+  return out;
+}
+
+/** Detail tables whose parent link points at `table`: their records go with the parent. */
+function detailLinks(wc: WriteContext, table: Table): { table: Table; column: Column }[] {
+  const out: { table: Table; column: Column }[] = [];
+  for (const t of wc.dict.tables) {
+    if (t.isView || t === table) continue;
+    for (const c of t.parentColumns) {
+      if (isStored(c) && c.lookup?.tableName.toLowerCase() === table.dbName) out.push({ table: t, column: c });
+    }
+  }
+  return out;
+}
+
+/**
+ * Deletes a record the caller may write, with its detail records (each raising its own
+ * events); processed documents cannot be deleted, and a record other records still point at
+ * is refused with 409 naming the first such reference.
+ */
+export async function deleteRecord(wc: WriteContext, table: Table, idText: string, existing?: Row, depth = 0): Promise<void> {
   const old = existing ?? (await loadForWrite(wc, table, idText));
   if (!table.isDeleteable) throw forbidden('Delete error', `Records of ${table.name} cannot be deleted`);
   assertWritableRow(wc.auth, table, table.byName.has('ad_client_id') ? Number(old.ad_client_id) : null, table.byName.has('ad_org_id') ? Number(old.ad_org_id) : null, 'delete');
   if (old.processed === 'Y') throw validationError(`Cannot delete a processed ${table.name} record`);
   await emit(wc, 'before-delete', table, old, old, new Set());
+  if (table.keyColumn && depth < 8) {
+    const id = old[table.keyColumn.dbName];
+    for (const link of detailLinks(wc, table)) {
+      const key = link.table.keyColumn ?? link.table.uuColumn;
+      if (!key) continue;
+      const { rows } = await wc.tx.query<Row>(`SELECT * FROM ${ident(link.table.dbName)} WHERE ${ident(link.column.dbName)} = $1 FOR UPDATE`, [id]);
+      for (const r of rows) await deleteRecord(wc, link.table, String(r[key.dbName]), r, depth + 1);
+    }
+    const refs = referencingColumns(wc, table);
+    if (refs.length) {
+      const sql = new SqlBuilder();
+      const p = sql.param(id);
+      const probes = refs.map((r, i) => `(SELECT ${i} AS i FROM ${ident(r.table.dbName)} WHERE ${ident(r.column.dbName)} = ${p} LIMIT 1)`);
+      const { rows } = await wc.tx.query<{ i: number }>(`SELECT p.i FROM (${probes.join(' UNION ALL ')}) p LIMIT 1`, sql.values);
+      if (rows.length) {
+        const r = refs[Number(rows[0]!.i)]!;
+        throw new ApiError(409, 'Delete error', `The record is still referenced by ${r.table.name}.${r.column.name}`);
+      }
+    }
+  }
   const sql = new SqlBuilder();
   await wc.tx.query(`DELETE FROM ${ident(table.dbName)} WHERE ${keyOf(table, old, sql)}`, sql.values);
   await emit(wc, 'after-delete', table, old, old, new Set());

@@ -4,7 +4,7 @@
  *  (b) every valid filter tree, printed, parses back to the same tree.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ApiError } from '../../../src/errors.js';
 import { RESERVED_WORDS, type CompareOp, type FilterNode, type Operand } from '../../../src/records/query/filter-ast.js';
@@ -15,6 +15,8 @@ import { printFilter } from '../../../src/records/query/filter-printer.js';
 import { parseOrderBy } from '../../../src/records/query/orderby-parser.js';
 import { parseSkip, parseTop } from '../../../src/records/query/paging.js';
 import { parseSelect } from '../../../src/records/query/select-parser.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { login } from '../../helpers/login.js';
 
 const RUNS = 2000;
 
@@ -241,3 +243,75 @@ function upperColumns(node: FilterNode): FilterNode {
       return { kind: 'method', name: node.name, target: upperOperand(node.target), value: upperOperand(node.value) };
   }
 }
+
+// ---- the running server ----
+
+/** Words that make random text look like real options of C_BPartner requests. */
+const SERVER_TOKENS = [
+  ...TOKENS,
+  'Name', 'Value', 'C_BPartner_ID', 'C_BP_Group_ID', 'Created', 'Updated', 'IsActive', 'IsCustomer', 'SO_CreditLimit',
+  'SOCreditStatus', 'Password', 'AD_Org_ID', 'FirstSale', 'Description', 'AD_User', 'C_BPartner_Location', 'C_Order',
+  'C_Order.SalesRep_ID', 'Fact_Acct.Record_ID', 'R_ContactInterest', "'2003-01-08'", "'2003-01-08T01:06:11Z'", "'X'",
+  "'C%'", "'a\u0000b'", "'\u{1F600}'", '99999999999999999999', '1e400', '-0', "'\\'", '"x"', ';', 'desc', 'asc', '/', '*', '--', 'SELECT', "'; DROP TABLE c_bpartner; --",
+];
+const serverText = fc.oneof(
+  fc.array(fc.tuple(fc.constantFrom(...SERVER_TOKENS), fc.constantFrom(...SPACES)), { maxLength: 25 }).map((parts) => parts.map(([t, s]) => t + s).join('')),
+  fc.string({ maxLength: 80 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+);
+/** Filters that parse, over real and unknown columns, with values of every type. */
+const serverFilter = fc.oneof(
+  serverText,
+  fc
+    .tuple(
+      fc.constantFrom('Name', 'Value', 'C_BPartner_ID', 'Created', 'IsActive', 'SO_CreditLimit', 'SOCreditStatus', 'C_BP_Group_ID', 'FirstSale', 'id', 'uid', 'tolower(Name)', 'Nope'),
+      fc.constantFrom('eq', 'neq', 'gt', 'ge', 'lt', 'le'),
+      fc.constantFrom("'x'", "'2003-01-08'", '5', '-1.5', 'true', 'null', 'Name', 'Created', "'O''Brien'", '12345678901234567890', "'2020-13-45'"),
+    )
+    .map(([c, op, v]) => `${c} ${op} ${v}`),
+  fc.constantFrom("contains(Name,'a')", "startswith(tolower(Value),'1')", "endswith(Name,'%')", "Name in ('a','b')", 'C_BPartner_ID in (117,118)', "contains(Created,'2003')"),
+);
+
+/** SQL that the server builds itself; user text echoed in an error detail may hold anything else. */
+const SQL_MARKERS = [/\bSELECT\s+"?\w+"?\./, /"c_bpartner"\."/, /\$\d+::(text|bigint|numeric|timestamp)/, /\bFROM\s+"/];
+
+describe('fuzz: the running server answers random query options without 500 and without SQL', () => {
+  let server: TestServer;
+  let token: string;
+  before(async () => {
+    server = await startTestServer();
+    token = await login(server);
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  const OPTIONS: [string, fc.Arbitrary<string>][] = [
+    ['$filter', serverFilter],
+    ['$orderby', fc.oneof(serverText, fc.constantFrom('Name desc', 'Value, Created desc', 'Nope', 'Name sideways', 'Password'))],
+    ['$select', fc.oneof(serverText, fc.constantFrom('Name,Value', 'Password', 'id,uid', 'Nope'))],
+    ['$expand', fc.oneof(serverText, fc.constantFrom('AD_User', 'AD_User($select=Name)', 'C_BP_Group_ID($select=Name)', 'C_BP_Group_ID($top=1)', 'AD_User($expand=R_ContactInterest)', 'C_Order.SalesRep_ID', 'Fact_Acct.Record_ID', 'Nope'))],
+  ];
+
+  for (const [option, arbitrary] of OPTIONS) {
+    it(`${option}: 600 random values`, async () => {
+      const statuses = new Map<number, number>();
+      await fc.assert(
+        fc.asyncProperty(arbitrary, fc.boolean(), async (value, single) => {
+          const path = `/api/v1/models/c_bpartner${single ? '/117' : ''}?${option}=${encodeURIComponent(value)}`;
+          const r = await server.request('GET', path, { token });
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          assert.ok([200, 400, 403, 404].includes(r.status), `${option}=${value} answered ${r.status}: ${r.text.slice(0, 300)}`);
+          if (r.status !== 200) {
+            assert.equal(typeof r.body?.title, 'string', `${option}=${value}: ${r.text.slice(0, 200)}`);
+            assert.equal(r.body.status, r.status);
+          }
+          for (const marker of SQL_MARKERS) assert.doesNotMatch(r.text, marker, `${option}=${value} shows SQL`);
+        }),
+        { numRuns: 600 },
+      );
+      assert.ok((statuses.get(200) ?? 0) > 0, `some ${option} values are valid: ${JSON.stringify([...statuses])}`);
+      assert.ok((statuses.get(400) ?? 0) > 0, `some ${option} values are invalid: ${JSON.stringify([...statuses])}`);
+    });
+  }
+});

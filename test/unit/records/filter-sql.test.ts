@@ -70,3 +70,57 @@ describe('filter to SQL', () => {
     assert.equal(mentionsColumn(parseFilter("Name eq 'x'"), 'isactive'), false);
   });
 });
+
+describe('filter to SQL: typing and prefix ranges', () => {
+  const renderWith = (filter: string, prefixRange: boolean) => {
+    const sql = new SqlBuilder();
+    const text = filterToSql(parseFilter(filter), bp, 'c_bpartner', sql, { prefixRange });
+    return { text, values: sql.values };
+  };
+
+  it('writes startswith as a range when the collation allows it', () => {
+    const r = renderWith("startswith(Name,'Ma')", true);
+    assert.equal(r.text, `("c_bpartner"."name"::text >= $1::text AND "c_bpartner"."name"::text < $2::text)`);
+    assert.deepEqual(r.values, ['Ma', 'Mb']);
+    const lowered = renderWith("startswith(tolower(Name),'joe')", true);
+    assert.deepEqual(lowered.values, ['joe', 'jof']);
+  });
+
+  it('keeps LIKE for startswith when the collation does not allow a range, and for an empty prefix', () => {
+    assert.match(renderWith("startswith(Name,'Ma')", false).text, /LIKE \$1/);
+    assert.match(renderWith("startswith(Name,'')", true).text, /LIKE \$1/);
+    assert.deepEqual(renderWith("contains(Name,'Ma')", true).values, ['%Ma%']);
+  });
+
+  it('compares columns of the same family and refuses others', () => {
+    assert.equal(render('Created gt Birthday').text, `"c_bpartner"."created" > "c_bpartner"."birthday"`);
+    assert.equal(render('C_BP_Group_ID eq id').text, `"c_bpartner"."c_bp_group_id" = "c_bpartner"."c_bpartner_id"`);
+    rejects('Name eq C_BP_Group_ID', /different types/);
+    rejects('IsActive eq Created', /different types/);
+    assert.equal(render('tolower(Name) eq SOCreditStatus').text, `lower("c_bpartner"."name"::text) = "c_bpartner"."socreditstatus"::text`);
+  });
+
+  it('mirrors a value on the left', () => {
+    assert.equal(render('100 lt SO_CreditLimit').text, `"c_bpartner"."so_creditlimit" > $1::numeric`);
+    assert.equal(render('null eq C_BP_Group_ID').text, `"c_bpartner"."c_bp_group_id" IS NULL`);
+  });
+
+  it('refuses integers that do not fit and numbers with absurd precision', () => {
+    rejects('id eq 12345678901234567890', /Expected an integer/);
+    rejects('id eq 1.5', /Expected an integer/);
+    rejects(`SO_CreditLimit eq 1${'0'.repeat(40)}`, /Expected a number/);
+  });
+
+  it('refuses text holding the NUL character, which the database cannot store', () => {
+    rejects("Name eq 'a\u0000b'", /NUL/);
+    rejects("contains(Name,'\u0000')", /NUL/);
+    rejects("Name in ('x','\u0000')", /NUL/);
+  });
+
+  it('refuses values that are not literals', () => {
+    rejects('Name in (Name)', /list of values/);
+    rejects('Name in (null)', /cannot hold null/);
+    rejects("contains('x',Name)", /takes a column/);
+    rejects('contains(Name,5)', /quoted string/);
+  });
+});

@@ -1,0 +1,41 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { statementName } from '../../../src/records/read/statements.js';
+import { AliasSource, selectList } from '../../../src/records/read/select-list.js';
+import { prefixUpperBound } from '../../../src/records/read/filter-sql.js';
+import { fixtureDictionary } from './fixture-dictionary.js';
+
+describe('prepared statement names', () => {
+  it('gives one name per statement text, the same every time', () => {
+    const a = statementName('SELECT 1 FROM x WHERE a = $1');
+    const b = statementName('SELECT 1 FROM x WHERE a = $1');
+    const c = statementName('SELECT 1 FROM x WHERE b = $1');
+    assert.ok(a && a.startsWith('rec_'));
+    assert.equal(a, b);
+    assert.notEqual(a, c);
+  });
+
+  it('renders the same select list twice as the same text (no process-wide alias counter)', () => {
+    const dict = fixtureDictionary();
+    const order = dict.byName.get('c_order')!;
+    const first = selectList(dict, order, order.columns, 'c_order').join(', ');
+    const second = selectList(dict, order, order.columns, 'c_order').join(', ');
+    assert.equal(first, second);
+    assert.match(first, /\(SELECT r1\."name"::text FROM "c_bpartner" r1 WHERE r1\."c_bpartner_id" = "c_order"\."c_bpartner_id" LIMIT 1\)/);
+  });
+
+  it('numbers identifier aliases per statement', () => {
+    const a = new AliasSource();
+    assert.deepEqual([a.next(), a.next()], ['r1', 'r2']);
+  });
+});
+
+describe('prefix upper bound', () => {
+  it('increments the last character', () => {
+    assert.equal(prefixUpperBound('Ma'), 'Mb');
+    assert.equal(prefixUpperBound('a z'), 'a {');
+    assert.equal(prefixUpperBound('é'), 'ê');
+    assert.equal(prefixUpperBound(''), null);
+    assert.equal(prefixUpperBound('\u{10FFFF}'), null);
+  });
+});
