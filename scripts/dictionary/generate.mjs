@@ -272,7 +272,7 @@ for (const info of sortedInfos) {
   const identifierNames = identifierOverrides.get(lower) ?? (info.identifier ? [info.identifier] : []);
   const mk = new Set((multiKey.get(lower) ?? []).map((c) => c.toLowerCase()));
   const columns = [];
-  for (const c of columnsOf(info)) {
+  for (let c of columnsOf(info)) {
     const qualified = `${info.TableName}.${c.column}`.toLowerCase();
     const ov = overrides.get(qualified) ?? {};
     let ref = Number(String(c.ref).replace('~', '')) || 10;
@@ -281,6 +281,12 @@ for (const info of sortedInfos) {
     if (buttonColumns.has(colLower)) ref = 28;
     if (colLower === uuName(info.TableName).toLowerCase() && ref !== 200231) ref = 10;
     if (colLower === 'record_id') ref = 200202;
+    // Columns whose type the model shows only by name: the audit users and the posting status.
+    if (colLower === 'createdby' || colLower === 'updatedby') {
+      ref = 18;
+      c = { ...c, target: 'AD_User(R110)' };
+    }
+    if (colLower === 'posted' && ref === 28) c = { ...c, target: 'R234' };
     const target = parseTarget(c.target);
     let refValue = null;
     let valRule = target.valRule !== null && valRuleIds.has(target.valRule) ? target.valRule : null;

@@ -15,6 +15,8 @@ function fromDatabaseError(e: { code?: string }): ApiError | null {
     case '22008':
     case '22003':
     case '22001':
+    case '22021':
+    case '22P05':
       return new ApiError(400, 'Invalid value', 'A value has the wrong format or is out of range');
     case '57014':
       return new ApiError(503, 'Query timeout', 'The query took too long and was cancelled');
