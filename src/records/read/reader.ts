@@ -5,10 +5,9 @@ import type { Table } from '../../dictionary/model.js';
 import { serializeRecord, columnValue, type JsonObject } from '../serialize.js';
 import { expandRecords, type SqlCommands } from './expand.js';
 import { addAssignedLabels } from './labels.js';
-import { fetchedColumns, outputColumns } from './output-columns.js';
+import { projection, statementText } from './projection.js';
 import type { ReadContext } from './read-context.js';
 import type { ReadOptions } from './read-options.js';
-import { selectList } from './select-list.js';
 import { findValRule, valRuleSql } from './valrule-sql.js';
 import { orderClause, whereClause } from './where.js';
 import { runNamed } from './statements.js';
@@ -26,16 +25,17 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A page of records matching the options, with the total count: two statements, run side by side. */
 export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions): Promise<ListResult> {
   assertTableAccess(rc.auth, table);
-  const output = outputColumns(table, o.select);
-  const sql = new SqlBuilder();
   const alias = table.dbName;
+  const proj = projection(rc.dict, table, o.select, alias);
+  const output = proj.output;
+  const sql = new SqlBuilder();
   const extra = o.valrule ? valRuleSql(findValRule(rc.dict, o.valrule), o.context, rc.auth, sql) : undefined;
   const where = whereClause(rc, table, alias, sql, { activeOnly: true, filter: o.filter, label: o.label, extra }).join(' AND ');
   const from = `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`;
   const countText = `SELECT count(*) AS n ${from}`;
   const countValues = [...sql.values];
   const order = orderClause(table, alias, o.orderby);
-  const pageText = `SELECT ${selectList(rc.dict, table, fetchedColumns(table, output), alias).join(', ')} ${from} ORDER BY ${order} LIMIT ${sql.param(o.top)} OFFSET ${sql.param(o.skip)}`;
+  const pageText = statementText(proj, `${from} ORDER BY ${order} LIMIT ${sql.param(o.top)} OFFSET ${sql.param(o.skip)}`);
   const commands: SqlCommands = new Map([['sql-command', pageText]]);
   if (o.showSql === 'nodata') {
     const count = await runNamed<{ n: number }>(rc.q, countText, countValues);
@@ -73,12 +73,13 @@ export interface SingleResult {
 /** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */
 export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>): Promise<SingleResult> {
   assertTableAccess(rc.auth, table);
-  const output = outputColumns(table, o.select);
-  const sql = new SqlBuilder();
   const alias = table.dbName;
+  const proj = projection(rc.dict, table, o.select, alias);
+  const output = proj.output;
+  const sql = new SqlBuilder();
   const cond = keyCondition(table, idText, alias, sql);
   const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false })].join(' AND ');
-  const text = `SELECT ${selectList(rc.dict, table, fetchedColumns(table, output), alias).join(', ')} FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`;
+  const text = statementText(proj, `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`);
   const commands: SqlCommands = new Map([['sql-command', text]]);
   const { rows } = await runNamed<Row>(rc.q, text, sql.values);
   if (!rows.length) return missing(rc, table, idText);

@@ -1,0 +1,43 @@
+import type { Column, Dictionary, Table } from '../../dictionary/model.js';
+import { fetchedColumns, outputColumns } from './output-columns.js';
+import { selectList } from './select-list.js';
+
+/** What a read of one table with one $select returns and the SELECT list that fetches it. */
+export interface Projection {
+  output: Column[];
+  list: string;
+  /** Whole statement texts by their variable tail (FROM/WHERE/ORDER): one string per shape. */
+  texts: Map<string, string>;
+}
+
+const MAX_PROJECTIONS = 2000;
+const MAX_TEXTS = 64;
+const byDictionary = new WeakMap<Dictionary, Map<string, Projection>>();
+
+/**
+ * The projection of a read, built once per dictionary version, table and $select. Building the
+ * SELECT list (identifier subqueries of every lookup) is the costliest part of planning a read,
+ * and reusing one statement text also keeps its prepared-statement name lookup cheap.
+ */
+export function projection(dict: Dictionary, table: Table, select: string[] | undefined, alias: string): Projection {
+  let cache = byDictionary.get(dict);
+  if (!cache) byDictionary.set(dict, (cache = new Map()));
+  const key = `${table.dbName}|${alias}|${select ? select.join(',').toLowerCase() : '*'}`;
+  let p = cache.get(key);
+  if (!p) {
+    const output = outputColumns(table, select);
+    p = { output, list: selectList(dict, table, fetchedColumns(table, output), alias).join(', '), texts: new Map() };
+    if (cache.size < MAX_PROJECTIONS) cache.set(key, p);
+  }
+  return p;
+}
+
+/** `SELECT <list> <tail>`, the same string instance for the same tail. */
+export function statementText(p: Projection, tail: string): string {
+  let text = p.texts.get(tail);
+  if (!text) {
+    text = `SELECT ${p.list} ${tail}`;
+    if (p.texts.size < MAX_TEXTS) p.texts.set(tail, text);
+  }
+  return text;
+}
