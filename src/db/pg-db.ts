@@ -29,9 +29,12 @@ function clientQueryable(client: pg.PoolClient | pg.Pool): Queryable {
 
 let savepointCounter = 0;
 
-function wrapTx(client: pg.PoolClient): Tx {
+type Independent = NonNullable<Tx['independent']>;
+
+function wrapTx(client: pg.PoolClient, independent: Independent): Tx {
   const q = clientQueryable(client);
   const self: Tx = {
+    independent,
     query: q.query,
     async savepoint<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
       const name = `sp_${++savepointCounter}`;
@@ -113,6 +116,27 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
   }
 
   const base = clientQueryable(pool);
+  // Independent work gets a small pool of its own: were it to draw from the main pool, requests
+  // holding every main connection while waiting for one more would wait forever.
+  let sidePool: pg.Pool | null = null;
+  const independent: Independent = async (fn) => {
+    if (!sidePool) {
+      sidePool = new pg.Pool({ connectionString: options.connectionString, max: 2, types: typeParser, options: '-c TimeZone=UTC' });
+      sidePool.on('error', () => undefined);
+    }
+    const client = await sidePool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn(clientQueryable(client));
+      await client.query('COMMIT');
+      return out;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  };
   return {
     kind: 'pg',
     pool,
@@ -124,7 +148,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const out = await fn(wrapTx(client));
+        const out = await fn(wrapTx(client, independent));
         await client.query('COMMIT');
         return out;
       } catch (e) {
@@ -155,6 +179,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
         await c.end().catch(() => undefined);
       }
       await pool.end();
+      if (sidePool) await sidePool.end();
     },
   };
 }

@@ -20,6 +20,7 @@ let savepointCounter = 0;
 
 function wrapTx(tx: Transaction): Tx {
   const self: Tx = {
+    independent: null,
     async query<R>(text: string, params: readonly unknown[] = [], _o?: QueryOptions) {
       return wrapResult<R>(await tx.query(text, params as unknown[]));
     },

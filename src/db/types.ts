@@ -16,6 +16,13 @@ export interface Queryable {
 /** A transaction; nested work runs in a savepoint so it can fail alone. */
 export interface Tx extends Queryable {
   savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs short work in a transaction of its own that commits at once, whatever becomes of this
+   * one (used to take numbers from counters without holding their rows until this transaction
+   * ends). Null where the database has a single connection (embedded PGlite): there the work
+   * joins this transaction.
+   */
+  readonly independent: (<T>(fn: (q: Queryable) => Promise<T>) => Promise<T>) | null;
 }
 
 export type DbKind = 'pglite' | 'pg';

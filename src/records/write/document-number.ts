@@ -1,4 +1,4 @@
-import type { Tx } from '../../db/types.js';
+import type { Queryable, Tx } from '../../db/types.js';
 import type { Table } from '../../dictionary/model.js';
 import { FIRST_USER_ID } from '../../seed/bootstrap.js';
 import { nextId, uuidv7 } from '../../db/ids.js';
@@ -28,14 +28,14 @@ function formatNumber(n: number, pattern: string | null): string {
   return String(n).padStart(digits, '0');
 }
 
-/** Takes the next number of a sequence row, locking it until the transaction ends (no gaps). */
-async function take(tx: Tx, seq: SequenceRow, row: Row): Promise<string> {
+/** Takes the next number of a sequence row (locked by the caller's SELECT ... FOR UPDATE). */
+async function take(tx: Queryable, seq: SequenceRow, row: Row): Promise<string> {
   await tx.query('UPDATE ad_sequence SET currentnext = currentnext + incrementno WHERE ad_sequence_id = $1', [seq.ad_sequence_id]);
   return `${expand(seq.prefix, row)}${formatNumber(Number(seq.currentnext), seq.decimalpattern)}${expand(seq.suffix, row)}`;
 }
 
 /** The client's DocumentNo_<Table> sequence, created at 1,000,000 on first use. */
-async function tableSequence(tx: Tx, table: Table, clientId: number): Promise<SequenceRow> {
+async function tableSequence(tx: Queryable, table: Table, clientId: number): Promise<SequenceRow> {
   const name = `DocumentNo_${table.name}`;
   // Two first uses at once must not both create the sequence: serialise them on its name.
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${name}:${clientId}`]);
@@ -67,18 +67,30 @@ export async function assignDocumentNumbers(tx: Tx, table: Table, row: Row, clie
     if (!column || column.columnSql || !needsNumber(row[colName])) continue;
     // A search key is numbered only where it is required (an optional Value, like a user's, stays empty).
     if (colName === 'value' && (!column.isMandatory || NO_VALUE_NUMBERS.has(table.dbName) || table.dbName.startsWith('t_'))) continue;
-    let seq: SequenceRow | undefined;
-    const docTypeId = row.c_doctypetarget_id ?? row.c_doctype_id;
-    if (colName === 'documentno' && docTypeId) {
-      const { rows } = await tx.query<SequenceRow>(
-        `SELECT s.ad_sequence_id, s.currentnext, s.incrementno, s.prefix, s.suffix, s.decimalpattern
-           FROM c_doctype d JOIN ad_sequence s ON s.ad_sequence_id = d.docnosequence_id
-          WHERE d.c_doctype_id = $1 AND d.isdocnocontrolled = 'Y' AND s.isactive = 'Y' FOR UPDATE OF s`,
-        [docTypeId],
-      );
-      seq = rows[0];
-    }
-    seq ??= await tableSequence(tx, table, clientId);
-    row[colName] = await take(tx, seq, row);
+    const docTypeId = colName === 'documentno' ? (row.c_doctypetarget_id ?? row.c_doctype_id) : null;
+    row[colName] = await withCounter(tx, (q) => nextNumber(q, table, row, clientId, docTypeId));
   }
+}
+
+/**
+ * Counter rows are locked while a number is taken. On a PostgreSQL server that happens in a short
+ * transaction of its own, so that documents created at the same time do not queue behind each
+ * other's whole transactions (a create that fails afterwards leaves a gap, as a database
+ * sequence would); on embedded PGlite, with its single connection, it joins the caller's.
+ */
+const withCounter = <T>(tx: Tx, fn: (q: Queryable) => Promise<T>): Promise<T> => (tx.independent ? tx.independent(fn) : fn(tx));
+
+async function nextNumber(q: Queryable, table: Table, row: Row, clientId: number, docTypeId: unknown): Promise<string> {
+  let seq: SequenceRow | undefined;
+  if (docTypeId) {
+    const { rows } = await q.query<SequenceRow>(
+      `SELECT s.ad_sequence_id, s.currentnext, s.incrementno, s.prefix, s.suffix, s.decimalpattern
+         FROM c_doctype d JOIN ad_sequence s ON s.ad_sequence_id = d.docnosequence_id
+        WHERE d.c_doctype_id = $1 AND d.isdocnocontrolled = 'Y' AND s.isactive = 'Y' FOR UPDATE OF s`,
+      [docTypeId],
+    );
+    seq = rows[0];
+  }
+  seq ??= await tableSequence(q, table, clientId);
+  return take(q, seq, row);
 }
