@@ -52,6 +52,22 @@ function wrapTx(client: pg.PoolClient, independent: Independent): Tx {
   return self;
 }
 
+/** BEGIN, the work, COMMIT on a pooled connection; ROLLBACK when the work fails. */
+async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const out = await fn(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
 export interface PgOpenOptions {
   connectionString: string;
   max?: number;
@@ -124,18 +140,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
       sidePool = new pg.Pool({ connectionString: options.connectionString, max: 2, types: typeParser, options: '-c TimeZone=UTC' });
       sidePool.on('error', () => undefined);
     }
-    const client = await sidePool.connect();
-    try {
-      await client.query('BEGIN');
-      const out = await fn(clientQueryable(client));
-      await client.query('COMMIT');
-      return out;
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw e;
-    } finally {
-      client.release();
-    }
+    return inTransaction(sidePool, (client) => fn(clientQueryable(client)));
   };
   return {
     kind: 'pg',
@@ -144,20 +149,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
     async exec(sql: string) {
       await pool.query(sql);
     },
-    async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        const out = await fn(wrapTx(client, independent));
-        await client.query('COMMIT');
-        return out;
-      } catch (e) {
-        await client.query('ROLLBACK').catch(() => undefined);
-        throw e;
-      } finally {
-        client.release();
-      }
-    },
+    tx: <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => inTransaction(pool, (client) => fn(wrapTx(client, independent))),
     async listen(channel: string, onPayload: (payload: string) => void) {
       const c = await ensureListenClient();
       let set = listeners.get(channel);

@@ -1,10 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { pino } from 'pino';
-import { loadConfig } from '../../../src/config.js';
-import { startServer } from '../../../src/server.js';
-import { cacheDir } from '../../helpers/database.js';
-import { startTestServer, type TestServer } from '../../helpers/server.js';
+import type { RunningServer } from '../../../src/server.js';
+import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
 import { rotateSigningKey } from '../../../src/auth/jwt-keys.js';
 import { assertError, assertUnauthorized, claims, header, loginPair, loginRequest, probe, sleep } from './auth-helpers.js';
 
@@ -83,11 +80,10 @@ describe('logout', () => {
 
 describe('logout on several instances sharing one PostgreSQL database', { skip: !process.env.DATABASE_URL }, () => {
   let a: TestServer;
-  let b: Awaited<ReturnType<typeof startServer>>;
+  let b: RunningServer;
   before(async () => {
     a = await startTestServer();
-    const config = { ...loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1' }), databaseUrl: a.services.config.databaseUrl, dataDir: a.services.config.dataDir, cacheDir };
-    b = await startServer(config, pino({ level: 'silent' }));
+    b = await startSecondInstance(a);
   });
   after(async () => {
     await b.close();
