@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { login } from '../../helpers/login.js';
 
 describe('health', () => {
   let server: TestServer;
@@ -55,6 +56,28 @@ describe('health', () => {
     assert.equal(r.status, 400);
     assert.equal(r.body.status, 400);
     assert.doesNotMatch(r.text, /at .*\.js|SyntaxError|stack/i);
+  });
+});
+
+describe('an unexpected fault', () => {
+  it('answers 500 with the error body and nothing of the internals', async () => {
+    const server = await startTestServer();
+    const token = await login(server);
+    const db = server.services.db;
+    const realQuery = db.query.bind(db);
+    (db as { query: unknown }).query = async (text: string) => {
+      throw Object.assign(new Error(`relation "secret_table" does not exist in ${text}`), { code: '42P01' });
+    };
+    try {
+      const r = await server.request('GET', '/api/v1/models/c_bpartner?$top=1', { token });
+      assert.equal(r.status, 500);
+      assert.equal(r.body.status, 500);
+      assert.equal(typeof r.body.title, 'string');
+      assert.doesNotMatch(r.text, /secret_table|SELECT|relation|\.js:\d+|stack/i);
+    } finally {
+      (db as { query: unknown }).query = realQuery;
+      await server.close();
+    }
   });
 });
 
