@@ -9,6 +9,7 @@ import type { Services } from './services.js';
 import { SysConfig } from './sysconfig/sysconfig.js';
 import { ModelEvents } from './events/model-events.js';
 import { registerCacheNotifications } from './events/cache-notifications.js';
+import { registerDocumentRules } from './documents/register.js';
 import { AuthService } from './auth/service.js';
 import { registerAuthEvents } from './auth/events.js';
 
@@ -32,6 +33,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     await sysConfig.listen(db);
     const events = new ModelEvents();
     registerCacheNotifications(events);
+    registerDocumentRules(events);
     registerAuthEvents(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();

@@ -1,0 +1,181 @@
+import { ident } from '../db/sql.js';
+import type { ModelEvent, Row } from '../events/model-events.js';
+import { add, toNumber, type DecimalInput } from './decimal.js';
+import type { DocumentKind } from './document-kinds.js';
+import { discountPercent, isUnderLimit, lineNetAmount, nextLineNo, taxAmount } from './document-math.js';
+import { chargeTax, productFacts, taxRate, type PricingContext } from './pricing.js';
+import { recomputeDocument } from './totals.js';
+import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
+
+/** The header of a line, locked for the rest of the transaction, with its currency precision and price list rule. */
+async function lockHeader(e: ModelEvent, kind: DocumentKind, headerId: number): Promise<Row | null> {
+  const { rows } = await e.tx.query<Row>(
+    `SELECT h.*, COALESCE(c.stdprecision, 2) AS doc_precision, pl.enforcepricelimit AS doc_enforce_limit
+       FROM ${ident(kind.header)} h
+       LEFT JOIN c_currency c ON c.c_currency_id = h.c_currency_id
+       LEFT JOIN m_pricelist pl ON pl.m_pricelist_id = h.m_pricelist_id
+      WHERE h.${ident(kind.headerKey)} = $1 FOR UPDATE OF h`,
+    [headerId],
+  );
+  return rows[0] ?? null;
+}
+
+function refuseProcessed(kind: DocumentKind, header: Row): void {
+  if (header.processed === 'Y') throw invalid(`${kind.name} ${String(header.documentno ?? '')} is processed: its lines cannot change (column ${kind.name}_ID)`);
+}
+
+/** Columns of a line whose change reprices it or changes its amounts. */
+const pricingColumns = (kind: DocumentKind): string[] => [
+  'm_product_id',
+  'c_charge_id',
+  'c_uom_id',
+  'qtyentered',
+  kind.qtyColumn,
+  'priceentered',
+  'pricelist',
+  'pricelimit',
+  'c_tax_id',
+];
+
+/** What a new line takes from its header: dates, warehouse, partner, currency. */
+async function copyFromHeader(e: ModelEvent, header: Row): Promise<void> {
+  for (const c of ['dateordered', 'datepromised', 'c_bpartner_id']) fillEmpty(e, c, header[c]);
+  for (const c of ['m_warehouse_id', 'c_bpartner_location_id']) await fillUnset(e, c, idOf(header[c]));
+  if (e.table.byName.has('c_currency_id') && idOf(header.c_currency_id) !== null) e.row.c_currency_id = Number(header.c_currency_id);
+}
+
+async function mayOverwriteLimit(e: ModelEvent): Promise<boolean> {
+  if (!e.dict.byName.get('ad_role')?.byName.has('overwritepricelimit')) return false;
+  const { rows } = await e.tx.query<{ o: string | null }>('SELECT overwritepricelimit AS o FROM ad_role WHERE ad_role_id = $1', [e.auth.roleId]);
+  return rows[0]?.o === 'Y';
+}
+
+/** Sets a column on a new line when unset, on a changed line unless the caller changed it too. */
+async function derive(e: ModelEvent, column: string, value: number | null): Promise<void> {
+  if (value === null) return;
+  if (e.type === 'before-new') await fillUnset(e, column, value);
+  else if (!e.changed.has(column)) e.row[column] = value;
+}
+
+/** A row value as an amount for the decimal math (numbers, decimal text, or nothing). */
+const amount = (v: unknown): DecimalInput => (typeof v === 'number' || typeof v === 'string' ? v : null);
+
+/** Whether the caller set a column: a non-empty value on a new line, a changed one on an update. */
+const givenBy = (e: ModelEvent) => (c: string): boolean => (e.type === 'before-new' ? !isEmptyValue(e.row[c]) : e.changed.has(c));
+
+/**
+ * A new product brings its unit, its prices on the price list's current version (unless the caller
+ * set them) and its tax category's tax; a charge brings its tax category's tax. Returns whether
+ * the line was priced from the product.
+ */
+async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise<boolean> {
+  const row = e.row;
+  const isNew = e.type === 'before-new';
+  const given = givenBy(e);
+  const productId = idOf(row.m_product_id);
+  if (productId === null) {
+    const chargeId = idOf(row.c_charge_id);
+    if (chargeId !== null && (isNew || e.changed.has('c_charge_id'))) await derive(e, 'c_tax_id', await chargeTax(e.tx, chargeId, ctx));
+    return false;
+  }
+  if (!isNew && !e.changed.has('m_product_id')) return false;
+  const p = await productFacts(e.tx, productId, ctx);
+  if (!p) return false;
+  await derive(e, 'c_uom_id', idOf(p.c_uom_id));
+  if (p.pricestd !== null && p.pricestd !== undefined) {
+    if (!given('pricelist')) row.pricelist = p.pricelist ?? 0;
+    if (!given('pricelimit')) row.pricelimit = p.pricelimit ?? 0;
+    if (!given('priceentered')) row.priceentered = p.pricestd;
+  } else if (!given('priceentered')) {
+    throw invalid(`Product ${productId} is not on the price list valid on ${ctx.date.slice(0, 10)}: give PriceEntered (column M_Product_ID)`);
+  }
+  await derive(e, 'c_tax_id', idOf(p.tax_id));
+  return true;
+}
+
+/** The quantity in the product's unit follows the entered one (same unit), or the other way round when only it is set. */
+async function applyQuantities(e: ModelEvent, kind: DocumentKind): Promise<void> {
+  const row = e.row;
+  const qty = kind.qtyColumn;
+  if (e.type === 'before-new') {
+    const onlyQtyGiven = (await isDefaulted(e, 'qtyentered')) && !isEmptyValue(row[qty]) && !(await isDefaulted(e, qty));
+    if (onlyQtyGiven) row.qtyentered = row[qty];
+    else row[qty] = row.qtyentered ?? 0;
+  } else if (e.changed.has('qtyentered')) row[qty] = row.qtyentered ?? 0;
+  else if (e.changed.has(qty)) row.qtyentered = row[qty];
+}
+
+/** The actual price is the entered one (same unit); the discount follows; a limit price may be enforced. */
+async function applyPrices(e: ModelEvent, header: Row, ctx: PricingContext): Promise<void> {
+  const row = e.row;
+  row.priceentered = row.priceentered ?? 0;
+  row.priceactual = row.priceentered;
+  if (e.table.byName.has('discount') && !isEmptyValue(row.pricelist)) row.discount = discountPercent(amount(row.pricelist), amount(row.priceactual));
+  if (ctx.isSOTrx && header.doc_enforce_limit === 'Y' && isUnderLimit(amount(row.priceactual), amount(row.pricelimit)) && !(await mayOverwriteLimit(e))) {
+    throw invalid(`Price ${String(row.priceactual)} is under the limit price ${String(row.pricelimit)} (column PriceEntered)`);
+  }
+}
+
+/** LineNetAmt, and for invoice lines TaxAmt and LineTotalAmt. */
+async function applyAmounts(e: ModelEvent, kind: DocumentKind, header: Row): Promise<void> {
+  const row = e.row;
+  const precision = Number(header.doc_precision ?? 2);
+  row.linenetamt = lineNetAmount(amount(row.priceactual), amount(row[kind.qtyColumn]), precision);
+  if (!e.table.byName.has('taxamt')) return;
+  const taxId = idOf(row.c_tax_id);
+  const included = header.istaxincluded === 'Y';
+  row.taxamt = taxId === null ? 0 : taxAmount(amount(row.linenetamt), await taxRate(e.tx, taxId), included, precision);
+  if (e.table.byName.has('linetotalamt')) row.linetotalamt = included ? row.linenetamt : toNumber(add(amount(row.linenetamt), amount(row.taxamt)));
+}
+
+/**
+ * Rules of an order or invoice line before it is saved:
+ * - refuses lines of a processed document;
+ * - a new line takes dates, warehouse, partner and currency from its header;
+ * - a product brings its unit, its prices on the header's price list (current version on the
+ *   document date) and its tax category's tax; a charge its tax category's tax;
+ * - the quantity in the product's unit equals the entered one (same unit), the actual price the
+ *   entered one; LineNetAmt = round(PriceActual × quantity, currency precision, HALF_UP);
+ * - invoice lines also get TaxAmt and LineTotalAmt; a new line without number gets the next ten.
+ */
+export async function lineBeforeSave(e: ModelEvent, kind: DocumentKind): Promise<void> {
+  const row = e.row;
+  const isNew = e.type === 'before-new';
+  const headerId = idOf(row[kind.headerKey]);
+  if (headerId === null) return;
+  const header = await lockHeader(e, kind, headerId);
+  if (!header) throw invalid(`${kind.name} ${headerId} not found for column ${kind.name}_ID`);
+  refuseProcessed(kind, header);
+  if (!isNew && !pricingColumns(kind).some((c) => e.changed.has(c))) return;
+  if (isNew) await copyFromHeader(e, header);
+  const ctx: PricingContext = {
+    priceListId: idOf(header.m_pricelist_id),
+    date: String(header[kind.dateColumn] ?? todayDate()),
+    isSOTrx: header.issotrx !== 'N',
+    clientId: Number(header.ad_client_id ?? e.auth.clientId),
+  };
+  if (isNew && isEmptyValue(row.priceentered) && !isEmptyValue(row.priceactual)) row.priceentered = row.priceactual;
+  const repriced = await applyProductOrCharge(e, ctx);
+  await applyQuantities(e, kind);
+  if (isNew || repriced || ['priceentered', 'pricelist', 'pricelimit'].some((c) => e.changed.has(c))) await applyPrices(e, header, ctx);
+  await applyAmounts(e, kind, header);
+  if (isNew && isEmptyValue(row.line)) {
+    const { rows } = await e.tx.query<{ max: number | null }>(`SELECT MAX(line) AS max FROM ${ident(kind.line)} WHERE ${ident(kind.headerKey)} = $1`, [headerId]);
+    row.line = nextLineNo(rows[0]?.max ?? 0);
+  }
+}
+
+/** Lines of a processed document cannot be deleted either. */
+export async function lineBeforeDelete(e: ModelEvent, kind: DocumentKind): Promise<void> {
+  const headerId = idOf(e.row[kind.headerKey]);
+  if (headerId === null) return;
+  const header = await lockHeader(e, kind, headerId);
+  if (header) refuseProcessed(kind, header);
+}
+
+/** After a line is written or deleted, the document's tax rows and totals follow. */
+export async function lineAfterSave(e: ModelEvent, kind: DocumentKind): Promise<void> {
+  if (e.type === 'after-change' && !['linenetamt', 'c_tax_id', kind.headerKey].some((c) => e.changed.has(c))) return;
+  await recomputeDocument(e, kind, e.row[kind.headerKey]);
+  if (e.type === 'after-change' && e.changed.has(kind.headerKey)) await recomputeDocument(e, kind, e.old?.[kind.headerKey]);
+}

@@ -1,0 +1,21 @@
+import type { ModelEvent, ModelEvents } from '../events/model-events.js';
+import { DOCUMENT_KINDS } from './document-kinds.js';
+import { headerAfterChange, headerBeforeChange, headerBeforeNew } from './header-rules.js';
+import { lineAfterSave, lineBeforeDelete, lineBeforeSave } from './line-rules.js';
+
+/**
+ * Business rules of orders and invoices, hooked into the model events of their headers and lines:
+ * header defaults from the partner, price list and document type; line prices, taxes and amounts;
+ * tax rows and totals recomputed in the same transaction after every line write.
+ */
+export function registerDocumentRules(events: ModelEvents): void {
+  for (const kind of DOCUMENT_KINDS) {
+    events.on('before-new', kind.header, (e: ModelEvent) => headerBeforeNew(e, kind));
+    events.on('before-change', kind.header, (e: ModelEvent) => headerBeforeChange(e, kind));
+    events.on('after-change', kind.header, (e: ModelEvent) => headerAfterChange(e, kind));
+    events.on('before-new', kind.line, (e: ModelEvent) => lineBeforeSave(e, kind));
+    events.on('before-change', kind.line, (e: ModelEvent) => lineBeforeSave(e, kind));
+    events.on('before-delete', kind.line, (e: ModelEvent) => lineBeforeDelete(e, kind));
+    for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, kind.line, (e: ModelEvent) => lineAfterSave(e, kind));
+  }
+}
