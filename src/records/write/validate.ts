@@ -5,6 +5,7 @@ import { isStored } from '../../dictionary/ddl.js';
 import { DisplayType } from '../../dictionary/display-type.js';
 import { hasTextKey } from '../reference-key.js';
 import { validationError } from './write-errors.js';
+import { runNamed } from '../read/statements.js';
 
 type Row = Record<string, unknown>;
 
@@ -21,6 +22,7 @@ export function checkMandatory(table: Table, row: Row, only?: Set<string>): void
 
 /** Length, list values and references of the columns a write sets. */
 export async function checkValues(q: Queryable, dict: Dictionary, table: Table, row: Row, columns: Iterable<Column>, clientId: number): Promise<void> {
+  const references: ReferenceCheck[] = [];
   for (const c of columns) {
     const v = row[c.dbName];
     if (v === null || v === undefined) continue;
@@ -35,25 +37,52 @@ export async function checkValues(q: Queryable, dict: Dictionary, table: Table, 
     }
     if ((c.kind === 'foreign-key' || c.kind === 'image') && c.lookup) {
       if (Number(v) === 0 && c.referenceId === DisplayType.PAttribute) continue;
-      const found = await checkReference(q, dict, c, hasTextKey(dict, c) ? String(v) : Number(v), clientId);
-      // An id of 0 means "none" for an optional reference whose table has no record 0.
-      if (!found && Number(v) === 0 && !c.isMandatory) row[c.dbName] = null;
-      else if (!found) throw validationError(`Foreign ID ${String(v)} not found in ${c.name}`);
+      const check = referenceCheck(dict, c, hasTextKey(dict, c) ? String(v) : Number(v));
+      if (check) references.push(check);
     }
   }
+  if (!references.length) return;
+  const owners = await referenceOwners(q, references);
+  references.forEach((r, i) => {
+    const owner = owners[i];
+    const found = owner !== null && (owner === NO_CLIENT || owner === 0 || owner === clientId);
+    // An id of 0 means "none" for an optional reference whose table has no record 0.
+    if (!found && Number(r.id) === 0 && !r.column.isMandatory) row[r.column.dbName] = null;
+    else if (!found) throw validationError(`Foreign ID ${String(r.id)} not found in ${r.column.name}`);
+  });
 }
 
-/** Whether the referenced record exists in the caller's client or in System. */
-async function checkReference(q: Queryable, dict: Dictionary, c: Column, id: number | string, clientId: number): Promise<boolean> {
+interface ReferenceCheck {
+  column: Column;
+  target: Table;
+  key: Column;
+  id: number | string;
+}
+
+/** Marks a referenced record of a table without a client column. */
+const NO_CLIENT = -1;
+
+function referenceCheck(dict: Dictionary, c: Column, id: number | string): ReferenceCheck | null {
   const target = dict.byName.get(c.lookup!.tableName.toLowerCase());
   const key = target?.byName.get(c.lookup!.keyColumn.toLowerCase());
-  if (!target || !key) return true;
-  const hasClient = target.byName.has('ad_client_id');
-  const { rows } = await q.query<{ c: number | null }>(
-    `SELECT ${hasClient ? 't."ad_client_id"' : 'NULL'} AS c FROM ${ident(target.dbName)} t WHERE t.${ident(key.dbName)} = $1 ORDER BY 1 DESC LIMIT 1`,
-    [id],
-    { name: `fk_${target.dbName}_${key.dbName}`.slice(0, 60) },
-  );
-  const owner = rows[0]?.c;
-  return rows.length > 0 && (!hasClient || Number(owner) === 0 || Number(owner) === clientId);
+  return target && key ? { column: c, target, key, id } : null;
+}
+
+/**
+ * The client owning each referenced record (NO_CLIENT for tables without one, null when there is
+ * no such record), for all references of a row in one statement: a row of an order line names
+ * a dozen other records, and one round trip per reference would dominate the write.
+ */
+async function referenceOwners(q: Queryable, checks: ReferenceCheck[]): Promise<(number | null)[]> {
+  const values: unknown[] = [];
+  const items = checks.map((r, i) => {
+    values.push(r.id);
+    const owner = r.target.byName.has('ad_client_id') ? 'coalesce(t."ad_client_id", 0)' : String(NO_CLIENT);
+    return `(SELECT ${owner} FROM ${ident(r.target.dbName)} t WHERE t.${ident(r.key.dbName)} = $${values.length} ORDER BY 1 DESC LIMIT 1) AS c${i}`;
+  });
+  const { rows } = await runNamed<Row>(q, `SELECT ${items.join(', ')}`, values);
+  return checks.map((_, i) => {
+    const v = rows[0]?.[`c${i}`];
+    return v === null || v === undefined ? null : Number(v);
+  });
 }
