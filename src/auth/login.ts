@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { ApiError, unauthorized } from '../errors.js';
 import { tokenError, tooMany } from './errors.js';
-import { MAX_PASSWORD_LENGTH, hashPassword, isPhc, verifyPassword } from './passwords.js';
+import { MAX_PASSWORD_LENGTH, hashPassword, isPhc, needsRehash, verifyPassword } from './passwords.js';
 import type { LoginBody, LoginParameters } from './schemas.js';
 import { AUTH_DEFAULTS, type AuthService, type LoginSelection, type TokenPair } from './service.js';
 import { openSession } from './sessions.js';
@@ -163,8 +163,8 @@ export async function checkCredentials(auth: AuthService, body: LoginBody, remot
   if (matched.isexpired === 'Y') throw authError('The password has expired; reset it before logging in');
 
   auth.failures.reset(nameKey);
-  // A clear-text password of the demo data becomes an argon2id hash at its first use.
-  const newHash = matched.password && !isPhc(matched.password) ? await hashPassword(password) : null;
+  // A clear-text password, or a hash made with older settings, is re-hashed with the current ones.
+  const newHash = matched.password && (!isPhc(matched.password) || needsRehash(matched.password)) ? await hashPassword(password) : null;
   await auth.s.db.query(
     `UPDATE ad_user SET failedlogincount = 0, islocked = 'N', dateaccountlocked = NULL, datelastlogin = $2, password = COALESCE($3, password) WHERE ad_user_id = $1`,
     [userId, ts(now), newHash],

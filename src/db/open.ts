@@ -34,8 +34,9 @@ function listFiles(dir: string): string[] {
  */
 export function seedFingerprint(): string {
   const h = createHash('sha256');
-  const dirs = ['seed', 'dist/src/db', 'dist/src/dictionary', 'dist/src/seed'].map((d) => path.join(projectRoot, d));
-  for (const file of dirs.flatMap(listFiles)) {
+  // What the seeded database depends on: the seed, the code that builds it, and the password hashing of the demo users.
+  const dirs = ['seed', 'dist/src/db', 'dist/src/dictionary', 'dist/src/seed', 'dist/src/auth/passwords.js'].map((d) => path.join(projectRoot, d));
+  for (const file of dirs.flatMap((d) => (fs.existsSync(d) && fs.statSync(d).isFile() ? [d] : listFiles(d)))) {
     if (file.endsWith('.map')) continue;
     h.update(path.relative(projectRoot, file));
     h.update(fs.readFileSync(file));
