@@ -353,6 +353,7 @@ for (const info of sortedInfos) {
       IsTranslated: 'N',
       IsEncrypted: 'N',
       IsSecure: ov.secure === 'Y' || c.secure ? 'Y' : 'N',
+      FKConstraintType: ov.fkc ?? null,
       Version: 0,
       EntityType: 'D',
     });

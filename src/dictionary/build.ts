@@ -161,6 +161,7 @@ export function buildDictionary(rows: DictionaryRows, version = 1): Dictionary {
       isSecure: yes(c.issecure),
       isActive: c.isactive === undefined ? true : yes(c.isactive),
       columnSql: str(c.columnsql),
+      fkConstraintType: str(c.fkconstrainttype),
       lookup,
       listReferenceId,
     };

@@ -13,7 +13,7 @@ export async function loadDictionary(db: Queryable, version = 1): Promise<Dictio
             (SELECT coalesce(json_agg(c), '[]') FROM (
                SELECT ad_column_id, ad_table_id, columnname, name, ad_reference_id, ad_reference_value_id, ad_val_rule_id,
                       fieldlength, defaultvalue, iskey, isparent, ismandatory, isupdateable, isalwaysupdateable, isidentifier,
-                      seqno, isselectioncolumn, istranslated, isencrypted, issecure, isactive, columnsql
+                      seqno, isselectioncolumn, istranslated, isencrypted, issecure, isactive, columnsql, fkconstrainttype
                  FROM ad_column) c) AS columns,
             (SELECT coalesce(json_agg(r), '[]') FROM ad_reference r) AS references,
             (SELECT coalesce(json_agg(l), '[]') FROM ad_ref_list l) AS reflists,

@@ -35,6 +35,11 @@ export interface Column {
   isActive: boolean;
   /** A non-empty value makes the column virtual (computed, never stored). */
   columnSql: string | null;
+  /**
+   * What deleting a referenced record does to records pointing at it through this column
+   * (list 200075): C/M cascade, S/T set null, D no check, N/O or unset refuse the delete.
+   */
+  fkConstraintType: string | null;
   /** Set for foreign keys (including lists' absence: lists use listReferenceId). */
   lookup: LookupTarget | null;
   /** Set for list columns: the AD_Reference holding the values. */

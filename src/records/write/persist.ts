@@ -298,6 +298,25 @@ function referencingColumns(wc: WriteContext, table: Table): { table: Table; col
   return out;
 }
 
+const CASCADE = new Set(['C', 'M']);
+const SET_NULL = new Set(['S', 'T']);
+
+/** Records pointing at a deleted record through a cascading column go with it (each raising its events). */
+async function cascadeDelete(wc: WriteContext, r: { table: Table; column: Column }, id: unknown, depth: number): Promise<void> {
+  const key = r.table.keyColumn ?? r.table.uuColumn;
+  if (!key) return;
+  const { rows } = await wc.tx.query<Row>(`SELECT * FROM ${ident(r.table.dbName)} WHERE ${ident(r.column.dbName)} = $1 FOR UPDATE`, [id]);
+  for (const row of rows) await deleteRecord(wc, r.table, String(row[key.dbName]), row, depth + 1);
+}
+
+/** Records pointing at a deleted record through a set-null column lose the reference (an update with its events). */
+async function detachReferences(wc: WriteContext, r: { table: Table; column: Column }, id: unknown): Promise<void> {
+  const key = r.table.keyColumn ?? r.table.uuColumn;
+  if (!key) return;
+  const { rows } = await wc.tx.query<Row>(`SELECT * FROM ${ident(r.table.dbName)} WHERE ${ident(r.column.dbName)} = $1 FOR UPDATE`, [id]);
+  for (const row of rows) await updateRecord(wc, r.table, String(row[key.dbName]), { [r.column.name]: null }, row);
+}
+
 /** Detail tables whose parent link points at `table`: their records go with the parent. */
 function detailLinks(wc: WriteContext, table: Table): { table: Table; column: Column }[] {
   const out: { table: Table; column: Column }[] = [];
@@ -329,7 +348,8 @@ export async function deleteRecord(wc: WriteContext, table: Table, idText: strin
       const { rows } = await wc.tx.query<Row>(`SELECT * FROM ${ident(link.table.dbName)} WHERE ${ident(link.column.dbName)} = $1 FOR UPDATE`, [id]);
       for (const r of rows) await deleteRecord(wc, link.table, String(r[key.dbName]), r, depth + 1);
     }
-    const refs = referencingColumns(wc, table);
+    const all = referencingColumns(wc, table);
+    const refs = all.filter((x) => !CASCADE.has(x.column.fkConstraintType ?? '') && !SET_NULL.has(x.column.fkConstraintType ?? '') && x.column.fkConstraintType !== 'D');
     if (refs.length) {
       const sql = new SqlBuilder();
       const p = sql.param(id);
@@ -340,6 +360,8 @@ export async function deleteRecord(wc: WriteContext, table: Table, idText: strin
         throw new ApiError(409, 'Delete error', `The record is still referenced by ${r.table.name}.${r.column.name}`);
       }
     }
+    for (const r of all.filter((x) => CASCADE.has(x.column.fkConstraintType ?? ''))) await cascadeDelete(wc, r, id, depth);
+    for (const r of all.filter((x) => SET_NULL.has(x.column.fkConstraintType ?? ''))) await detachReferences(wc, r, id);
   }
   const sql = new SqlBuilder();
   await wc.tx.query(`DELETE FROM ${ident(table.dbName)} WHERE ${keyOf(table, old, sql)}`, sql.values);

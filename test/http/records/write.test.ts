@@ -254,6 +254,17 @@ describe('writing records', () => {
     assert.equal(completed.status, 400, 'a processed document cannot be deleted');
   });
 
+  it('follows the dictionary constraint type of referencing columns on delete', async () => {
+    assert.ok((await count('m_productprice', 'M_Product_ID eq 144')) > 0, 'the product has prices');
+    const del = await call('DELETE', '/api/v1/models/m_product/144');
+    assert.equal(del.status, 200, del.text);
+    assert.equal(await count('m_productprice', 'M_Product_ID eq 144'), 0, 'prices cascade with the product (FKConstraintType C)');
+    const referenced = await call('DELETE', '/api/v1/models/m_product/128');
+    assert.equal(referenced.status, 409, 'order lines forbid deleting their product');
+    assert.match(referenced.body.detail, /still referenced by/);
+    assert.ok((await count('m_productprice', 'M_Product_ID eq 128')) > 0, 'a refused delete cascades nothing');
+  });
+
   it('raises model events inside the write transaction', async () => {
     const seen: string[] = [];
     const record = (e: ModelEvent) => {
