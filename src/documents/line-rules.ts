@@ -176,6 +176,10 @@ export async function lineBeforeDelete(e: ModelEvent, kind: DocumentKind): Promi
 /** After a line is written or deleted, the document's tax rows and totals follow. */
 export async function lineAfterSave(e: ModelEvent, kind: DocumentKind): Promise<void> {
   if (e.type === 'after-change' && !['linenetamt', 'c_tax_id', kind.headerKey].some((c) => e.changed.has(c))) return;
-  await recomputeDocument(e, kind, e.row[kind.headerKey]);
-  if (e.type === 'after-change' && e.changed.has(kind.headerKey)) await recomputeDocument(e, kind, e.old?.[kind.headerKey]);
+  const recompute = (headerId: unknown) => {
+    const id = idOf(headerId);
+    if (id !== null) e.defer(`totals:${kind.header}:${id}`, () => recomputeDocument(e, kind, id));
+  };
+  recompute(e.row[kind.headerKey]);
+  if (e.type === 'after-change' && e.changed.has(kind.headerKey)) recompute(e.old?.[kind.headerKey]);
 }

@@ -23,6 +23,31 @@ export interface ModelEvent {
   tx: Tx;
   dict: Dictionary;
   auth: AuthContext;
+  /**
+   * Runs work once, when the write operation that raised this event is done (all its nested
+   * records written) and before its result is read back; work under the same key runs once.
+   * Document totals use it: ten lines written in one request recompute their order once.
+   */
+  defer(key: string, work: () => Promise<void>): void;
+}
+
+/** Work deferred to the end of one write operation, by key. */
+export class DeferredWork {
+  #pending = new Map<string, () => Promise<void>>();
+
+  add(key: string, work: () => Promise<void>): void {
+    this.#pending.delete(key);
+    this.#pending.set(key, work);
+  }
+
+  /** Runs everything pending, in order; work may defer more, which runs too. */
+  async flush(): Promise<void> {
+    for (let rounds = 0; this.#pending.size && rounds < 16; rounds++) {
+      const batch = [...this.#pending.values()];
+      this.#pending.clear();
+      for (const work of batch) await work();
+    }
+  }
 }
 
 export type ModelEventHandler = (e: ModelEvent) => Promise<void> | void;

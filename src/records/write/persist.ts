@@ -29,7 +29,7 @@ export interface WriteResult {
 const nowText = (): string => new Date().toISOString().replace('T', ' ').slice(0, 23);
 
 async function emit(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>): Promise<void> {
-  await wc.events.emit({ type, table, row, old, changed, tx: wc.tx, dict: wc.dict, auth: wc.auth });
+  await wc.events.emit({ type, table, row, old, changed, tx: wc.tx, dict: wc.dict, auth: wc.auth, defer: (key, work) => wc.deferred.add(key, work) });
 }
 
 async function convertAll(wc: WriteContext, parsed: ParsedBody): Promise<Map<Column, unknown>> {

@@ -6,6 +6,7 @@ import type { JsonObject } from '../serialize.js';
 import { deleteRecord, insertRecord, updateRecord } from './persist.js';
 import { renderWriteResults } from './render-result.js';
 import type { WriteContext } from './write-context.js';
+import { DeferredWork } from '../../events/model-events.js';
 
 export interface OperationResult {
   status: number;
@@ -13,7 +14,7 @@ export interface OperationResult {
 }
 
 function writeContext(s: Services, auth: AuthContext, tx: Tx): WriteContext {
-  return { dict: s.dictionary.current, auth, tx, events: s.events };
+  return { dict: s.dictionary.current, auth, tx, events: s.events, deferred: new DeferredWork() };
 }
 
 /** POST /models/{table}: 201 with the created record. */
@@ -21,6 +22,7 @@ export async function createOperation(s: Services, auth: AuthContext, tx: Tx, ta
   const wc = writeContext(s, auth, tx);
   const table = tableFromPath(s, tableName);
   const result = await insertRecord(wc, table, body);
+  await wc.deferred.flush();
   const [record] = await renderWriteResults({ dict: wc.dict, auth, q: tx }, [result], false);
   return { status: 201, body: record! };
 }
@@ -30,6 +32,7 @@ export async function updateOperation(s: Services, auth: AuthContext, tx: Tx, ta
   const wc = writeContext(s, auth, tx);
   const table = tableFromPath(s, tableName);
   const result = await updateRecord(wc, table, id, body);
+  await wc.deferred.flush();
   const [record] = await renderWriteResults({ dict: wc.dict, auth, q: tx }, [result], false);
   return { status: 200, body: record! };
 }
@@ -38,5 +41,6 @@ export async function updateOperation(s: Services, auth: AuthContext, tx: Tx, ta
 export async function deleteOperation(s: Services, auth: AuthContext, tx: Tx, tableName: string, id: string): Promise<OperationResult> {
   const wc = writeContext(s, auth, tx);
   await deleteRecord(wc, tableFromPath(s, tableName), id);
+  await wc.deferred.flush();
   return { status: 200, body: { msg: 'Deleted' } };
 }

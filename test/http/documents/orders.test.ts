@@ -368,4 +368,31 @@ describe('order rules', () => {
     const bad = await call('PUT', `/api/v1/models/c_order/${o.id}`, { C_BPartner_ID: 999999 });
     assert.equal(bad.status, 400);
   });
+
+  it('recomputes the totals once for a whole request, not once per line', async () => {
+    const db = server.services.db;
+    const realTx = db.tx.bind(db);
+    let recomputes = 0;
+    (db as { tx: unknown }).tx = (fn: (tx: any) => Promise<unknown>) =>
+      realTx((tx) => {
+        const query = tx.query.bind(tx);
+        tx.query = ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
+          if (o?.name === 'doc_facts_c_order') recomputes++;
+          return query(text, params, o);
+        }) as typeof tx.query;
+        return fn(tx);
+      });
+    try {
+      const lines = Array.from({ length: 10 }, (_, i) => ({ M_Product_ID: 122 + i, QtyEntered: i + 1 }));
+      const r = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, C_OrderLine: lines });
+      assert.equal(r.status, 201, r.text);
+      assert.equal(recomputes, 1);
+      const { order, lines: saved } = await read(r.body.id);
+      const sum = saved.reduce((n, l) => n + Number(l.LineNetAmt), 0);
+      assert.equal(saved.length, 10);
+      assert.equal(Number(order.TotalLines), Math.round(sum * 100) / 100, 'the one recompute saw every line');
+    } finally {
+      (db as { tx: unknown }).tx = realTx;
+    }
+  });
 });
