@@ -2,16 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
-
-const q = (s: string) => encodeURIComponent(s);
-const idOf = (v: unknown): unknown => (v && typeof v === 'object' ? (v as { id: unknown }).id : v);
-const today = () => new Date().toISOString().slice(0, 10);
-
-interface TaxRow {
-  tax: number;
-  base: number;
-  amount: number;
-}
+import { idOf, readDocument, today } from './document-helpers.js';
 
 describe('invoice rules', () => {
   let server: TestServer;
@@ -19,12 +10,8 @@ describe('invoice rules', () => {
   const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token, body });
 
   const read = async (id: number) => {
-    const r = await call('GET', `/api/v1/models/c_invoice/${id}?$expand=${q('C_InvoiceLine($orderby=Line),C_InvoiceTax')}`);
-    assert.equal(r.status, 200, r.text);
-    const taxes: TaxRow[] = (r.body.C_InvoiceTax ?? [])
-      .map((t: Record<string, unknown>) => ({ tax: idOf(t.C_Tax_ID), base: t.TaxBaseAmt, amount: t.TaxAmt }))
-      .sort((a: TaxRow, b: TaxRow) => a.tax - b.tax);
-    return { invoice: r.body, lines: (r.body.C_InvoiceLine ?? []) as Record<string, any>[], taxes };
+    const d = await readDocument(server, token, 'C_Invoice', 'C_InvoiceLine', 'C_InvoiceTax', id);
+    return { invoice: d.header, lines: d.lines, taxes: d.taxes };
   };
 
   before(async () => {

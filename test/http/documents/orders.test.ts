@@ -2,30 +2,16 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
-
-const q = (s: string) => encodeURIComponent(s);
-const idOf = (v: unknown): unknown => (v && typeof v === 'object' ? (v as { id: unknown }).id : v);
-const today = () => new Date().toISOString().slice(0, 10);
-
-interface TaxRow {
-  tax: number;
-  base: number;
-  amount: number;
-}
+import { idOf, q, readDocument, today } from './document-helpers.js';
 
 describe('order rules', () => {
   let server: TestServer;
   let token: string;
   const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token, body });
 
-  /** The order with its lines and tax rows, as a client reads it. */
   const read = async (id: number) => {
-    const r = await call('GET', `/api/v1/models/c_order/${id}?$expand=${q('C_OrderLine($orderby=Line),C_OrderTax')}`);
-    assert.equal(r.status, 200, r.text);
-    const taxes: TaxRow[] = (r.body.C_OrderTax ?? [])
-      .map((t: Record<string, unknown>) => ({ tax: idOf(t.C_Tax_ID), base: t.TaxBaseAmt, amount: t.TaxAmt }))
-      .sort((a: TaxRow, b: TaxRow) => a.tax - b.tax);
-    return { order: r.body, lines: (r.body.C_OrderLine ?? []) as Record<string, any>[], taxes };
+    const d = await readDocument(server, token, 'C_Order', 'C_OrderLine', 'C_OrderTax', id);
+    return { order: d.header, lines: d.lines, taxes: d.taxes };
   };
 
   const newOrder = async (body: Record<string, unknown> = {}) => {
