@@ -39,29 +39,28 @@ export async function authRoutes(app: FastifyInstance, s: Services): Promise<voi
     return noStore(reply).send(await putTokens(auth, caller(req), params, req.ip));
   });
 
-  app.get(`${BASE}/roles`, async (req) => {
+  /** The stepwise lookups share their start: the query, the caller's resolver and the chosen client. */
+  const lookup = async (req: FastifyRequest) => {
     const q = parsers.lookup.parse(req.query);
     const who = caller(req);
     const resolver = await LoginResolver.forUser(auth, who.userId, who.issuedAt);
-    const client = resolver.client(required(q, 'client'), who.clientIds);
+    return { q, resolver, client: resolver.client(required(q, 'client'), who.clientIds) };
+  };
+
+  app.get(`${BASE}/roles`, async (req) => {
+    const { resolver, client } = await lookup(req);
     return { roles: resolver.roles(client.id) };
   });
 
   app.get(`${BASE}/organizations`, async (req) => {
-    const q = parsers.lookup.parse(req.query);
-    const who = caller(req);
-    const resolver = await LoginResolver.forUser(auth, who.userId, who.issuedAt);
-    const client = resolver.client(required(q, 'client'), who.clientIds);
+    const { q, resolver, client } = await lookup(req);
     const role = await resolver.role(client.id, required(q, 'role'));
     const orgs = await resolver.organizations(client.id, role.id);
     return { organizations: orgs.map((o) => ({ id: o.id, name: o.name })) };
   });
 
   app.get(`${BASE}/warehouses`, async (req) => {
-    const q = parsers.lookup.parse(req.query);
-    const who = caller(req);
-    const resolver = await LoginResolver.forUser(auth, who.userId, who.issuedAt);
-    const client = resolver.client(required(q, 'client'), who.clientIds);
+    const { q, resolver, client } = await lookup(req);
     const role = await resolver.role(client.id, required(q, 'role'));
     const org = await resolver.organization(client.id, role.id, required(q, 'organization'));
     const list = await resolver.warehouses(client.id, org.id);
@@ -69,10 +68,7 @@ export async function authRoutes(app: FastifyInstance, s: Services): Promise<voi
   });
 
   app.get(`${BASE}/language`, async (req) => {
-    const q = parsers.lookup.parse(req.query);
-    const who = caller(req);
-    const resolver = await LoginResolver.forUser(auth, who.userId, who.issuedAt);
-    const client = resolver.client(required(q, 'client'), who.clientIds);
+    const { resolver, client } = await lookup(req);
     return { AD_Language: await resolver.defaultLanguage(client.id) };
   });
 
