@@ -1,9 +1,8 @@
 // The ceiling: PostgreSQL's own pgbench running the statements the service runs for a request,
 // with the parameter values it bound written in as literals (a random id as a pgbench variable).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { track } from './children.mjs';
+import { runTool } from './children.mjs';
 
 /** A SQL literal of a parameter value as the service sent it (text format): typed like an untyped parameter. */
 export function sqlLiteral(value) {
@@ -130,19 +129,11 @@ export async function runPgbench({ pgbench = 'pgbench', databaseUrl, script, nam
   const args = ['-n', '-f', file, '-c', String(clients), '-j', String(Math.min(threads, clients)), '-T', String(seconds), '-M', 'prepared', ...conn.args];
   if (log) args.push('-l', `--log-prefix=${path.join(logDir, 'tx')}`);
   args.push(conn.db);
-  const { stdout } = await new Promise((resolve, reject) => {
-    const child = track(spawn(pgbench, args, { cwd: logDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...conn.env } }));
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 60) * 1000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) reject(new Error(`pgbench exited with ${code}: ${err.trim().split('\n').slice(-5).join(' | ')}`));
-      else resolve({ stdout: out });
-    });
+  const stdout = await runTool(pgbench, args, {
+    cwd: logDir,
+    env: conn.env,
+    timeoutMs: (seconds + 60) * 1000,
+    describeFailure: (code, err) => `pgbench exited with ${code}: ${err.trim().split('\n').slice(-5).join(' | ')}`,
   });
   const summary = parsePgbenchOutput(stdout);
   const lat = log ? latencyFromLogs(logDir, 'tx') : { p50: 0, p90: 0, p99: 0 };

@@ -1,9 +1,9 @@
 // The load generator: wrk (Debian package) driven by a generated Lua script, which prints its
 // figures as one JSON line when it is done.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { track } from './children.mjs';
+import { runTool } from './children.mjs';
 import { CREATE_FIRST, CREATE_LAST, readLines } from './requests.mjs';
 
 const MARK = 'BENCH_RESULT ';
@@ -148,19 +148,9 @@ export async function runWrk({ wrk, baseUrl, desc, token, tag, seconds, connecti
   const script = path.join(workDir, `${desc.key ?? 'scenario'}.lua`);
   fs.writeFileSync(script, luaScript(desc, { token, tag, seed }));
   const args = ['-t', String(Math.min(threads, connections)), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '30s', '-s', script, baseUrl + desc.path];
-  const stdout = await new Promise((resolve, reject) => {
-    const child = track(spawn(wrk, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), (seconds + 60) * 1000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      if (code !== 0) reject(new Error(`wrk exited with ${code}: ${err.trim() || out.slice(-500)}`));
-      else resolve(out);
-    });
+  const stdout = await runTool(wrk, args, {
+    timeoutMs: (seconds + 60) * 1000,
+    describeFailure: (code, err, out) => `wrk exited with ${code}: ${err.trim() || out.slice(-500)}`,
   });
   return parseWrkOutput(stdout);
 }
