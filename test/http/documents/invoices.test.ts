@@ -4,6 +4,16 @@ import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
 import { idOf, readDocument, today } from './document-helpers.js';
 
+/** A customer invoice of BP 118: five Azalea Bushes at CT Sales tax and two of product 126 at its category's tax. */
+const TWO_LINE_INVOICE = {
+  C_BPartner_ID: 118,
+  C_DocTypeTarget_ID: 116,
+  C_InvoiceLine: [
+    { M_Product_ID: 128, QtyEntered: 5, C_Tax_ID: 105 },
+    { M_Product_ID: 126, QtyEntered: 2 },
+  ],
+};
+
 describe('invoice rules', () => {
   let server: TestServer;
   let token: string;
@@ -23,14 +33,7 @@ describe('invoice rules', () => {
   });
 
   it('creates a customer invoice with lines: header defaults, line amounts, tax rows and totals', async () => {
-    const r = await call('POST', '/api/v1/models/c_invoice', {
-      C_BPartner_ID: 118,
-      C_DocTypeTarget_ID: 116,
-      C_InvoiceLine: [
-        { M_Product_ID: 128, QtyEntered: 5, C_Tax_ID: 105 },
-        { M_Product_ID: 126, QtyEntered: 2 },
-      ],
-    });
+    const r = await call('POST', '/api/v1/models/c_invoice', TWO_LINE_INVOICE);
     assert.equal(r.status, 201, r.text);
     const inv = r.body;
     assert.equal(inv.IsSOTrx, true, 'from the document type');
@@ -68,14 +71,7 @@ describe('invoice rules', () => {
   });
 
   it('a changed quantity and a deleted line keep the invoice totals right', async () => {
-    const r = await call('POST', '/api/v1/models/c_invoice', {
-      C_BPartner_ID: 118,
-      C_DocTypeTarget_ID: 116,
-      C_InvoiceLine: [
-        { M_Product_ID: 128, QtyEntered: 5, C_Tax_ID: 105 },
-        { M_Product_ID: 126, QtyEntered: 2 },
-      ],
-    });
+    const r = await call('POST', '/api/v1/models/c_invoice', TWO_LINE_INVOICE);
     assert.equal(r.status, 201, r.text);
     const [a, b] = r.body.C_InvoiceLine;
     const qty = await call('PUT', `/api/v1/models/c_invoice/${r.body.id}`, { C_InvoiceLine: [{ id: a.id, QtyEntered: 1 }] });
