@@ -1,3 +1,4 @@
+import { ACCESS_CHANNEL } from '../events/cache-notifications.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/types.js';
 import type { Services } from '../services.js';
@@ -98,6 +99,7 @@ export class AuthService {
   /** Password reset requests per remote address (in memory, per instance). */
   readonly resetRequests = new FailureWindow();
   #roleAccess = new Map<string, RoleAccess>();
+  #unlistenAccess: (() => Promise<void>) | null = null;
   #maxLifetimeMs: number = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES * 60_000;
   #timer: NodeJS.Timeout | null = null;
 
@@ -114,6 +116,8 @@ export class AuthService {
     await this.#computeMaxLifetime();
     await this.keys.start();
     await this.sessions.start();
+    // A change of a role's level or organizations applies to the next request, on every instance.
+    this.#unlistenAccess = await this.s.db.listen(ACCESS_CHANNEL, () => this.#roleAccess.clear());
     this.#timer = setInterval(() => {
       this.sessions.prune();
       this.#computeMaxLifetime().catch((err: unknown) => this.s.log.warn({ err }, 'token lifetimes could not be read'));
@@ -127,6 +131,8 @@ export class AuthService {
   async stop(): Promise<void> {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
+    if (this.#unlistenAccess) await this.#unlistenAccess();
+    this.#unlistenAccess = null;
     await this.keys.stop();
     await this.sessions.stop();
   }

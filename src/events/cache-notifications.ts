@@ -2,14 +2,21 @@ import { DICTIONARY_CHANNEL, DICTIONARY_TABLES } from '../dictionary/cache.js';
 import { SYSCONFIG_CHANNEL } from '../sysconfig/sysconfig.js';
 import type { ModelEvent, ModelEvents } from './model-events.js';
 
+export const ACCESS_CHANNEL = 'dictum_access';
+
+/** Tables that decide what a role reaches: every instance drops its cached role access when they change. */
+export const ACCESS_TABLES = new Set(['ad_role', 'ad_role_orgaccess', 'ad_user_orgaccess', 'ad_user_roles']);
+
 /**
- * Writes to dictionary tables and to AD_SysConfig tell every instance to drop its cached copy.
+ * Writes to dictionary tables, to AD_SysConfig and to role access tables tell every instance to
+ * drop its cached copy.
  * pg_notify inside the write's transaction is delivered only if that transaction commits.
  */
 export function registerCacheNotifications(events: ModelEvents): void {
   const notify = async (e: ModelEvent) => {
     if (DICTIONARY_TABLES.has(e.table.dbName)) await e.tx.query('SELECT pg_notify($1, $2)', [DICTIONARY_CHANNEL, e.table.dbName]);
     else if (e.table.dbName === 'ad_sysconfig') await e.tx.query('SELECT pg_notify($1, $2)', [SYSCONFIG_CHANNEL, String(e.row.name ?? '')]);
+    else if (ACCESS_TABLES.has(e.table.dbName)) await e.tx.query('SELECT pg_notify($1, $2)', [ACCESS_CHANNEL, e.table.dbName]);
   };
   for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, null, notify);
 }

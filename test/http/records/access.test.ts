@@ -125,4 +125,20 @@ describe('access rules', () => {
     assert.equal((await as(orgOnly, 'GET', `/api/v1/models/c_bpartner/${STORE_BP}`)).status, 403, 'organization 12 is not in the role');
     assert.equal((await as(admin, 'GET', '/api/v1/models/no_table')).status, 404, 'unknown table: 404 before access');
   });
+
+  // Runs last: it takes organization 50005 away from role 102.
+  it('applies a change of role access to the next request, without a new login', async () => {
+    assert.equal((await as(admin, 'GET', `/api/v1/models/c_bpartner/${EAST_BP}`)).status, 200);
+    const found = await as(admin, 'GET', `/api/v1/models/ad_role_orgaccess?$filter=${q('AD_Role_ID eq 102 and AD_Org_ID eq 50005')}`);
+    assert.equal(found.status, 200, found.text);
+    assert.equal(found.body.records.length, 1);
+    const removed = await as(admin, 'DELETE', `/api/v1/models/ad_role_orgaccess/${found.body.records[0].uid}`);
+    assert.equal(removed.status, 200, removed.text);
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 403; i++) {
+      status = (await as(admin, 'GET', `/api/v1/models/c_bpartner/${EAST_BP}`)).status;
+      if (status !== 403) await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.equal(status, 403, 'organization 50005 is out of reach with the same token');
+  });
 });
