@@ -7,6 +7,14 @@ export async function nextId(q: Queryable, tableName: string): Promise<number> {
   return Number(rows[0]!.id);
 }
 
+/** Several record ids of a table at once, ascending (the lines of a document written together). */
+export async function nextIds(q: Queryable, tableName: string, count: number): Promise<number[]> {
+  const { rows } = await q.query<{ id: number }>('SELECT nextval($1::regclass) AS id FROM generate_series(1, $2)', [`${tableName.toLowerCase()}_sq`, count], {
+    name: 'next_ids',
+  });
+  return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+}
+
 /** A time-ordered UUID (version 7): new records sort by creation and index well. */
 export function uuidv7(now = Date.now()): string {
   const b = randomBytes(16);

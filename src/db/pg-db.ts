@@ -137,7 +137,10 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
   let sidePool: pg.Pool | null = null;
   const independent: Independent = async (fn) => {
     if (!sidePool) {
-      sidePool = new pg.Pool({ connectionString: options.connectionString, max: 2, types: typeParser, options: '-c TimeZone=UTC' });
+      // Independent work (a counter taken for a record the caller's transaction writes) commits
+      // without waiting for its WAL flush: the caller's own commit, which comes later in the WAL,
+      // flushes it too, and a number whose user never committed may be lost in a crash harmlessly.
+      sidePool = new pg.Pool({ connectionString: options.connectionString, max: 2, types: typeParser, options: '-c TimeZone=UTC -c synchronous_commit=off' });
       sidePool.on('error', () => undefined);
     }
     return inTransaction(sidePool, (client) => fn(clientQueryable(client)));

@@ -1,23 +1,53 @@
 import { ident } from '../db/sql.js';
-import type { ModelEvent, Row } from '../events/model-events.js';
+import type { ModelEvent, PrepareNewEvent, Row } from '../events/model-events.js';
 import { add, toNumber, type DecimalInput } from './decimal.js';
 import type { DocumentKind } from './document-kinds.js';
 import { discountPercent, isUnderLimit, lineNetAmount, nextLineNo, taxAmount } from './document-math.js';
-import { chargeTax, productFacts, taxRate, type PricingContext } from './pricing.js';
+import { chargeTax, prefetchProductFacts, productFacts, taxRate, type PricingContext } from './pricing.js';
 import { recomputeDocument } from './totals.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
 
-/** The header of a line, locked for the rest of the transaction, with its currency precision and price list rule. */
-async function lockHeader(e: ModelEvent, kind: DocumentKind, headerId: number): Promise<Row | null> {
-  const { rows } = await e.tx.query<Row>(
-    `SELECT h.*, COALESCE(c.stdprecision, 2) AS doc_precision, pl.enforcepricelimit AS doc_enforce_limit
-       FROM ${ident(kind.header)} h
-       LEFT JOIN c_currency c ON c.c_currency_id = h.c_currency_id
-       LEFT JOIN m_pricelist pl ON pl.m_pricelist_id = h.m_pricelist_id
-      WHERE h.${ident(kind.headerKey)} = $1 FOR UPDATE OF h`,
-    [headerId],
-  );
-  return rows[0] ?? null;
+/**
+ * The header of a line, locked for the rest of the transaction, with its currency precision and
+ * price list rule; read once per write operation (the lines of one order share it) until the
+ * operation writes the header.
+ */
+function lockHeader(e: Pick<ModelEvent, 'tx' | 'memo'>, kind: DocumentKind, headerId: number): Promise<Row | null> {
+  return e.memo.get(kind.header, `locked:${headerId}`, async () => {
+    const { rows } = await e.tx.query<Row>(
+      `SELECT h.*, COALESCE(c.stdprecision, 2) AS doc_precision, pl.enforcepricelimit AS doc_enforce_limit
+         FROM ${ident(kind.header)} h
+         LEFT JOIN c_currency c ON c.c_currency_id = h.c_currency_id
+         LEFT JOIN m_pricelist pl ON pl.m_pricelist_id = h.m_pricelist_id
+        WHERE h.${ident(kind.headerKey)} = $1 FOR UPDATE OF h`,
+      [headerId],
+      { name: `doc_lock_${kind.header}` },
+    );
+    return rows[0] ?? null;
+  });
+}
+
+/** What prices and taxes of a header's lines depend on. */
+function pricingContext(e: Pick<ModelEvent, 'auth'>, kind: DocumentKind, header: Row): PricingContext {
+  return {
+    priceListId: idOf(header.m_pricelist_id),
+    date: String(header[kind.dateColumn] ?? todayDate()),
+    isSOTrx: header.issotrx !== 'N',
+    clientId: Number(header.ad_client_id ?? e.auth.clientId),
+  };
+}
+
+/**
+ * Before the lines of one request go through their rules one by one: locks their header and
+ * reads the facts of all their products in one statement each.
+ */
+export async function linesPrepare(e: PrepareNewEvent, kind: DocumentKind): Promise<void> {
+  const headerIds = new Set(e.rows.map((r) => idOf(r[kind.headerKey])).filter((id): id is number => id !== null));
+  if (headerIds.size !== 1) return;
+  const header = await lockHeader(e, kind, [...headerIds][0]!);
+  if (!header || header.processed === 'Y') return;
+  const productIds = [...new Set(e.rows.map((r) => idOf(r.m_product_id)).filter((id): id is number => id !== null))];
+  if (productIds.length > 1) await prefetchProductFacts(e.tx, e.memo, productIds, pricingContext(e, kind, header));
 }
 
 function refuseProcessed(kind: DocumentKind, header: Row): void {
@@ -44,10 +74,12 @@ async function copyFromHeader(e: ModelEvent, header: Row): Promise<void> {
   if (e.table.byName.has('c_currency_id') && idOf(header.c_currency_id) !== null) e.row.c_currency_id = Number(header.c_currency_id);
 }
 
-async function mayOverwriteLimit(e: ModelEvent): Promise<boolean> {
-  if (!e.dict.byName.get('ad_role')?.byName.has('overwritepricelimit')) return false;
-  const { rows } = await e.tx.query<{ o: string | null }>('SELECT overwritepricelimit AS o FROM ad_role WHERE ad_role_id = $1', [e.auth.roleId]);
-  return rows[0]?.o === 'Y';
+function mayOverwriteLimit(e: ModelEvent): Promise<boolean> {
+  if (!e.dict.byName.get('ad_role')?.byName.has('overwritepricelimit')) return Promise.resolve(false);
+  return e.memo.get('ad_role', `overwritepricelimit:${e.auth.roleId}`, async () => {
+    const { rows } = await e.tx.query<{ o: string | null }>('SELECT overwritepricelimit AS o FROM ad_role WHERE ad_role_id = $1', [e.auth.roleId]);
+    return rows[0]?.o === 'Y';
+  });
 }
 
 /** Sets a column on a new line when unset, on a changed line unless the caller changed it too. */
@@ -79,7 +111,7 @@ async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise
     return false;
   }
   if (!isNew && !e.changed.has('m_product_id')) return false;
-  const p = await productFacts(e.tx, productId, ctx);
+  const p = await productFacts(e.tx, e.memo, productId, ctx);
   if (!p) return false;
   await derive(e, 'c_uom_id', idOf(p.c_uom_id));
   if (p.pricestd !== null && p.pricestd !== undefined) {
@@ -148,12 +180,7 @@ export async function lineBeforeSave(e: ModelEvent, kind: DocumentKind): Promise
   refuseProcessed(kind, header);
   if (!isNew && !pricingColumns(kind).some((c) => e.changed.has(c))) return;
   if (isNew) await copyFromHeader(e, header);
-  const ctx: PricingContext = {
-    priceListId: idOf(header.m_pricelist_id),
-    date: String(header[kind.dateColumn] ?? todayDate()),
-    isSOTrx: header.issotrx !== 'N',
-    clientId: Number(header.ad_client_id ?? e.auth.clientId),
-  };
+  const ctx = pricingContext(e, kind, header);
   if (isNew && isEmptyValue(row.priceentered) && !isEmptyValue(row.priceactual)) row.priceentered = row.priceactual;
   const repriced = await applyProductOrCharge(e, ctx);
   await applyQuantities(e, kind);

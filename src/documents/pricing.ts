@@ -1,4 +1,5 @@
-import type { Tx } from '../db/types.js';
+import type { Queryable, Tx } from '../db/types.js';
+import type { OperationMemo } from '../events/operation-memo.js';
 
 /** The version of a price list valid on a date: the one with the latest ValidFrom on or before it. */
 export const versionOnDate = (priceList: string, date: string): string =>
@@ -34,17 +35,34 @@ export interface PricingContext {
   clientId: number;
 }
 
-const PRODUCT_SQL = `SELECT p.c_uom_id, pp.pricelist, pp.pricestd, pp.pricelimit,
+const PRODUCTS_SQL = `SELECT p.m_product_id, p.c_uom_id, pp.pricelist, pp.pricestd, pp.pricelimit,
     ${taxOfCategory('p.c_taxcategory_id', '$3', '$4', '$5')} AS tax_id
   FROM m_product p
   LEFT JOIN m_productprice pp ON pp.m_product_id = p.m_product_id AND pp.isactive = 'Y'
    AND pp.m_pricelist_version_id = ${versionOnDate('$2', '$3')}
-  WHERE p.m_product_id = $1`;
+  WHERE p.m_product_id = ANY($1::bigint[])`;
+
+/** Where a product's facts for one pricing context are kept in an operation's memo. */
+const factsKey = (productId: number, c: PricingContext): string => `facts:${productId}:${c.priceListId}:${c.date}:${c.isSOTrx}:${c.clientId}`;
+
+async function loadProductFacts(q: Queryable, productIds: number[], c: PricingContext): Promise<Map<number, ProductFacts>> {
+  const { rows } = await q.query<ProductFacts & { m_product_id: number }>(PRODUCTS_SQL, [productIds, c.priceListId, c.date, c.isSOTrx ? 'S' : 'P', c.clientId], {
+    name: 'doc_products',
+  });
+  return new Map(rows.map((r) => [Number(r.m_product_id), r]));
+}
 
 /** A product's unit, its prices on the price list's current version and its tax category's tax. */
-export async function productFacts(tx: Tx, productId: number, c: PricingContext): Promise<ProductFacts | null> {
-  const { rows } = await tx.query<ProductFacts>(PRODUCT_SQL, [productId, c.priceListId, c.date, c.isSOTrx ? 'S' : 'P', c.clientId], { name: 'doc_product' });
-  return rows[0] ?? null;
+export function productFacts(tx: Tx, memo: OperationMemo, productId: number, c: PricingContext): Promise<ProductFacts | null> {
+  return memo.get('m_product', factsKey(productId, c), async () => (await loadProductFacts(tx, [productId], c)).get(productId) ?? null);
+}
+
+/** Reads the facts of several products in one statement, for productFacts to find. */
+export async function prefetchProductFacts(tx: Tx, memo: OperationMemo, productIds: number[], c: PricingContext): Promise<void> {
+  const missing = productIds.filter((id) => !memo.has('m_product', factsKey(id, c)));
+  if (!missing.length) return;
+  const found = await loadProductFacts(tx, missing, c);
+  for (const id of missing) memo.set('m_product', factsKey(id, c), found.get(id) ?? null);
 }
 
 const CHARGE_TAX_SQL = `SELECT ${taxOfCategory('ch.c_taxcategory_id', '$2', '$3', '$4')} AS tax_id FROM c_charge ch WHERE ch.c_charge_id = $1`;

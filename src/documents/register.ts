@@ -1,7 +1,7 @@
 import type { ModelEvent, ModelEvents } from '../events/model-events.js';
 import { DOCUMENT_KINDS } from './document-kinds.js';
 import { headerAfterChange, headerBeforeChange, headerBeforeNew } from './header-rules.js';
-import { lineAfterSave, lineBeforeDelete, lineBeforeSave } from './line-rules.js';
+import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /**
  * Business rules of orders and invoices, hooked into the model events of their headers and lines:
@@ -13,6 +13,7 @@ export function registerDocumentRules(events: ModelEvents): void {
     events.on('before-new', kind.header, (e: ModelEvent) => headerBeforeNew(e, kind));
     events.on('before-change', kind.header, (e: ModelEvent) => headerBeforeChange(e, kind));
     events.on('after-change', kind.header, (e: ModelEvent) => headerAfterChange(e, kind));
+    events.onPrepareNew(kind.line, (e) => linesPrepare(e, kind));
     events.on('before-new', kind.line, (e: ModelEvent) => lineBeforeSave(e, kind));
     events.on('before-change', kind.line, (e: ModelEvent) => lineBeforeSave(e, kind));
     events.on('before-delete', kind.line, (e: ModelEvent) => lineBeforeDelete(e, kind));

@@ -1,4 +1,4 @@
-import { ident } from '../db/sql.js';
+import { defaultRecordOf } from '../records/write/default-record.js';
 import type { Column } from '../dictionary/model.js';
 import { ApiError } from '../errors.js';
 import type { ModelEvent } from '../events/model-events.js';
@@ -38,18 +38,6 @@ const LOGIN_VALUES: Record<string, (e: ModelEvent) => number> = {
   m_warehouse_id: (e) => e.auth.warehouseId,
 };
 
-/** The record a referenced table marks as its default (IsDefault = Y), the client's before System's. */
-async function defaultRecordId(e: ModelEvent, col: Column): Promise<number | null> {
-  const target = col.lookup ? e.dict.byName.get(col.lookup.tableName.toLowerCase()) : undefined;
-  const key = target?.byName.get(col.lookup!.keyColumn.toLowerCase());
-  if (!target || !key || !target.byName.has('isdefault') || !target.byName.has('ad_client_id')) return null;
-  const { rows } = await e.tx.query<{ id: number }>(
-    `SELECT t.${ident(key.dbName)} AS id FROM ${ident(target.dbName)} t WHERE t."isdefault" = 'Y' AND t."isactive" = 'Y' AND t."ad_client_id" IN (0, $1) ORDER BY t."ad_client_id" DESC, t.${ident(key.dbName)} LIMIT 1`,
-    [Number(e.row.ad_client_id ?? e.auth.clientId)],
-  );
-  return rows.length ? Number(rows[0]!.id) : null;
-}
-
 /**
  * Whether a value of a new row is one the defaults put there rather than a choice of the caller.
  * Before before-new the record engine gives empty columns their dictionary default (PaymentRule
@@ -67,7 +55,7 @@ export async function isDefaulted(e: ModelEvent, column: string): Promise<boolea
   if (!col.isMandatory) return false;
   const login = LOGIN_VALUES[column];
   if (login) return sameValue(v, login(e));
-  if (col.kind === 'foreign-key' && col.lookup) return sameValue(v, await defaultRecordId(e, col));
+  if (col.kind === 'foreign-key' && col.lookup) return sameValue(v, await defaultRecordOf(e, col, Number(e.row.ad_client_id ?? e.auth.clientId)));
   return false;
 }
 

@@ -108,4 +108,6 @@ export async function recomputeDocument(e: ModelEvent, kind: DocumentKind, heade
     ],
     { name: `doc_taxes_${kind.header}` },
   );
+  e.memo.forget(kind.header);
+  e.memo.forget(kind.tax);
 }

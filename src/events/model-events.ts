@@ -1,6 +1,7 @@
 import type { AuthContext } from '../auth/context.js';
 import type { Tx } from '../db/types.js';
 import type { Dictionary, Table } from '../dictionary/model.js';
+import type { OperationMemo } from './operation-memo.js';
 
 export type Row = Record<string, unknown>;
 
@@ -29,7 +30,26 @@ export interface ModelEvent {
    * Document totals use it: ten lines written in one request recompute their order once.
    */
   defer(key: string, work: () => Promise<void>): void;
+  /** Facts kept for the rest of the write operation (see OperationMemo). */
+  memo: OperationMemo;
 }
+
+/**
+ * Raised once for a list of new records of one table (the lines of an order sent with it)
+ * before any of them goes through before-new: handlers load what the rows will need in one
+ * statement, into the operation's memo. Rows hold the values the request gave (converted) and
+ * the link to the parent; defaults are not applied yet.
+ */
+export interface PrepareNewEvent {
+  table: Table;
+  rows: Row[];
+  tx: Tx;
+  dict: Dictionary;
+  auth: AuthContext;
+  memo: OperationMemo;
+}
+
+export type PrepareNewHandler = (e: PrepareNewEvent) => Promise<void> | void;
 
 /** Work deferred to the end of one write operation, by key. */
 export class DeferredWork {
@@ -54,12 +74,23 @@ export type ModelEventHandler = (e: ModelEvent) => Promise<void> | void;
 
 export class ModelEvents {
   #handlers = new Map<ModelEventType, { table: string | null; handler: ModelEventHandler }[]>();
+  #prepareNew = new Map<string, PrepareNewHandler[]>();
 
   /** Subscribes to one event type, for one table (by name, any case) or for all (null). */
   on(type: ModelEventType, table: string | null, handler: ModelEventHandler): void {
     let list = this.#handlers.get(type);
     if (!list) this.#handlers.set(type, (list = []));
     list.push({ table: table?.toLowerCase() ?? null, handler });
+  }
+
+  /** Subscribes to the preparation of new records of one table. */
+  onPrepareNew(table: string, handler: PrepareNewHandler): void {
+    const key = table.toLowerCase();
+    this.#prepareNew.set(key, [...(this.#prepareNew.get(key) ?? []), handler]);
+  }
+
+  async emitPrepareNew(e: PrepareNewEvent): Promise<void> {
+    for (const handler of this.#prepareNew.get(e.table.dbName) ?? []) await handler(e);
   }
 
   async emit(e: ModelEvent): Promise<void> {

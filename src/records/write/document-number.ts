@@ -28,10 +28,14 @@ function formatNumber(n: number, pattern: string | null): string {
   return String(n).padStart(digits, '0');
 }
 
+/** The number a sequence row gave (its CurrentNext before the increment), with prefix and suffix. */
+const formatTaken = (seq: SequenceRow, row: Row): string =>
+  `${expand(seq.prefix, row)}${formatNumber(Number(seq.currentnext), seq.decimalpattern)}${expand(seq.suffix, row)}`;
+
 /** Takes the next number of a sequence row (locked by the caller's SELECT ... FOR UPDATE). */
 async function take(tx: Queryable, seq: SequenceRow, row: Row): Promise<string> {
   await tx.query('UPDATE ad_sequence SET currentnext = currentnext + incrementno WHERE ad_sequence_id = $1', [seq.ad_sequence_id]);
-  return `${expand(seq.prefix, row)}${formatNumber(Number(seq.currentnext), seq.decimalpattern)}${expand(seq.suffix, row)}`;
+  return formatTaken(seq, row);
 }
 
 /** The client's DocumentNo_<Table> sequence, created at 1,000,000 on first use. */
@@ -80,17 +84,19 @@ export async function assignDocumentNumbers(tx: Tx, table: Table, row: Row, clie
  */
 const withCounter = <T>(tx: Tx, fn: (q: Queryable) => Promise<T>): Promise<T> => (tx.independent ? tx.independent(fn) : fn(tx));
 
+/**
+ * A document type's sequence is taken by one UPDATE that returns the number it passed: the
+ * counter row stays locked for one statement only.
+ */
+const DOCTYPE_TAKE_SQL = `UPDATE ad_sequence s SET currentnext = s.currentnext + s.incrementno
+    FROM c_doctype d
+   WHERE d.c_doctype_id = $1 AND d.isdocnocontrolled = 'Y' AND s.ad_sequence_id = d.docnosequence_id AND s.isactive = 'Y'
+  RETURNING s.ad_sequence_id, s.currentnext - s.incrementno AS currentnext, s.incrementno, s.prefix, s.suffix, s.decimalpattern`;
+
 async function nextNumber(q: Queryable, table: Table, row: Row, clientId: number, docTypeId: unknown): Promise<string> {
-  let seq: SequenceRow | undefined;
   if (docTypeId) {
-    const { rows } = await q.query<SequenceRow>(
-      `SELECT s.ad_sequence_id, s.currentnext, s.incrementno, s.prefix, s.suffix, s.decimalpattern
-         FROM c_doctype d JOIN ad_sequence s ON s.ad_sequence_id = d.docnosequence_id
-        WHERE d.c_doctype_id = $1 AND d.isdocnocontrolled = 'Y' AND s.isactive = 'Y' FOR UPDATE OF s`,
-      [docTypeId],
-    );
-    seq = rows[0];
+    const { rows } = await q.query<SequenceRow>(DOCTYPE_TAKE_SQL, [docTypeId], { name: 'doc_number_take' });
+    if (rows[0]) return formatTaken(rows[0], row);
   }
-  seq ??= await tableSequence(q, table, clientId);
-  return take(q, seq, row);
+  return take(q, await tableSequence(q, table, clientId), row);
 }

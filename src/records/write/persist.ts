@@ -1,20 +1,20 @@
 import { assertWritableRow } from '../../access/access.js';
-import { nextId, uuidv7 } from '../../db/ids.js';
+import { uuidv7 } from '../../db/ids.js';
 import { ident, SqlBuilder } from '../../db/sql.js';
 import type { Column, Table } from '../../dictionary/model.js';
 import { isStored } from '../../dictionary/ddl.js';
 import { DisplayType } from '../../dictionary/display-type.js';
 import { hasTextKey } from '../reference-key.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../errors.js';
-import type { ModelEventType } from '../../events/model-events.js';
 import { keyCondition } from '../read/reader.js';
 import { readPredicate } from '../../access/access.js';
 import { parseBody, type ParsedBody } from './body.js';
 import { convertInput } from './convert-input.js';
 import { evaluateDefault, sessionValue } from './defaults.js';
 import { assignDocumentNumbers } from './document-number.js';
-import { checkMandatory, checkValues } from './validate.js';
-import type { WriteContext } from './write-context.js';
+import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
+import { emitModelEvent as emit, type WriteContext } from './write-context.js';
+import { defaultRecordOf } from './default-record.js';
 import { validationError } from './write-errors.js';
 
 export type Row = Record<string, unknown>;
@@ -27,10 +27,6 @@ export interface WriteResult {
 }
 
 const nowText = (): string => new Date().toISOString().replace('T', ' ').slice(0, 23);
-
-async function emit(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>): Promise<void> {
-  await wc.events.emit({ type, table, row, old, changed, tx: wc.tx, dict: wc.dict, auth: wc.auth, defer: (key, work) => wc.deferred.add(key, work) });
-}
 
 async function convertAll(wc: WriteContext, parsed: ParsedBody): Promise<Map<Column, unknown>> {
   const out = new Map<Column, unknown>();
@@ -138,21 +134,40 @@ async function applyMandatoryFallbacks(wc: WriteContext, table: Table, row: Row)
 /** Mandatory columns that take the login context value of the same name when left empty. */
 const GLOBAL_CONTEXT_COLUMNS = new Set(['m_warehouse_id', 'salesrep_id']);
 
-/** The record a target table marks as its default (IsDefault = Y), the client's before System's. */
-async function defaultRecordOf(wc: WriteContext, col: Column, clientId: number): Promise<number | null> {
-  const target = wc.dict.byName.get(col.lookup!.tableName.toLowerCase());
-  const key = target?.byName.get(col.lookup!.keyColumn.toLowerCase());
-  if (!target || !key || !target.byName.has('isdefault') || !target.byName.has('ad_client_id')) return null;
-  const { rows } = await wc.tx.query<{ id: number }>(
-    `SELECT t.${ident(key.dbName)} AS id FROM ${ident(target.dbName)} t WHERE t."isdefault" = 'Y' AND t."isactive" = 'Y' AND t."ad_client_id" IN (0, $1) ORDER BY t."ad_client_id" DESC, t.${ident(key.dbName)} LIMIT 1`,
-    [clientId],
-  );
-  return rows.length ? Number(rows[0]!.id) : null;
-}
-
 /** Creates a record (and its nested details) in the caller's transaction. */
 export async function insertRecord(wc: WriteContext, table: Table, body: unknown, parent: { table: Table; row: Row } | null = null): Promise<WriteResult> {
+  const [result] = await insertRecords(wc, table, [body], parent);
+  return result!;
+}
+
+/**
+ * Creates records of one table (the lines of a document sent with it): each goes through its
+ * defaults, rules and checks in turn, and they are written together when the operation next
+ * needs the database (see PendingInserts).
+ */
+export async function insertRecords(wc: WriteContext, table: Table, bodies: unknown[], parent: { table: Table; row: Row } | null): Promise<WriteResult[]> {
   if (table.isView) throw badRequest('Invalid table', `${table.name} is read-only`);
+  const prepared: { row: Row; parsed: ParsedBody }[] = [];
+  for (const body of bodies) prepared.push(await givenValues(wc, table, body, parent));
+  if (table.keyColumn) await wc.ids.reserve(wc.tx, table.name, bodies.length);
+  await wc.events.emitPrepareNew({ table, rows: prepared.map((p) => p.row), tx: wc.tx, dict: wc.dict, auth: wc.auth, memo: wc.memo });
+  const results: WriteResult[] = [];
+  for (const { row, parsed } of prepared) {
+    const result: WriteResult = { table, row, details: new Map() };
+    const { clientId, references } = await completeNewRow(wc, table, row, parent);
+    wc.pending.add({ table, row, clientId, references, saved: (saved) => (result.row = saved) });
+    if (parsed.details.length) {
+      await wc.pending.flush();
+      for (const d of parsed.details) result.details.set(d.key, await insertRecords(wc, d.table, d.items, { table, row: result.row }));
+    }
+    results.push(result);
+  }
+  await wc.pending.flush();
+  return results;
+}
+
+/** The values a request gives a new record, converted, with the link to its parent. */
+async function givenValues(wc: WriteContext, table: Table, body: unknown, parent: { table: Table; row: Row } | null): Promise<{ row: Row; parsed: ParsedBody }> {
   const parsed = parseBody(wc.dict, table, body);
   const row: Row = {};
   for (const [col, v] of await convertAll(wc, parsed)) row[col.dbName] = v;
@@ -161,6 +176,15 @@ export async function insertRecord(wc: WriteContext, table: Table, body: unknown
     row[link.dbName] = parent.row[parent.table.keyColumn!.dbName];
     for (const c of ['ad_client_id', 'ad_org_id']) if (row[c] === undefined && table.byName.has(c)) row[c] = parent.row[c];
   }
+  return { row, parsed };
+}
+
+/**
+ * Everything a new row goes through before it is written: defaults, standard columns, access,
+ * id, uuid and numbers, before-new rules, mandatory fallbacks and the checks that need no
+ * database. Returns the references still to verify.
+ */
+async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: { table: Table; row: Row } | null) {
   await applyDefaults(wc, table, row, parent?.row ?? null);
   const now = nowText();
   for (const [c, v] of [['created', now], ['updated', now], ['createdby', wc.auth.userId], ['updatedby', wc.auth.userId], ['isactive', 'Y']] as const) {
@@ -173,29 +197,14 @@ export async function insertRecord(wc: WriteContext, table: Table, body: unknown
   if (orgId !== null && table.accessLevel === '4') row.ad_org_id = 0;
   if (orgId === 0 && table.accessLevel === '1') throw validationError('Fill mandatory fields: AD_Org_ID (records of this table belong to an organization)');
   assertWritableRow(wc.auth, table, clientId, orgId, 'create');
-  if (table.keyColumn) row[table.keyColumn.dbName] = await nextId(wc.tx, table.name);
+  if (table.keyColumn) row[table.keyColumn.dbName] = await wc.ids.next(wc.tx, table.name);
   if (table.uuColumn) row[table.uuColumn.dbName] = uuidv7();
   await assignDocumentNumbers(wc.tx, table, row, clientId ?? wc.auth.clientId);
   await emit(wc, 'before-new', table, row, null, new Set(Object.keys(row)));
   await applyMandatoryFallbacks(wc, table, row);
   checkMandatory(table, row);
-  await checkValues(wc.tx, wc.dict, table, row, table.columns.filter((c) => row[c.dbName] !== undefined), clientId ?? wc.auth.clientId);
-  const cols = table.columns.filter((c) => isStored(c) && row[c.dbName] !== undefined);
-  const sql = new SqlBuilder();
-  const values = cols.map((c) => sql.param(row[c.dbName]));
-  const { rows } = await wc.tx.query<Row>(
-    `INSERT INTO ${ident(table.dbName)} (${cols.map((c) => ident(c.dbName)).join(', ')}) VALUES (${values.join(', ')}) RETURNING *`,
-    sql.values,
-  );
-  const saved = rows[0]!;
-  await emit(wc, 'after-new', table, saved, null, new Set(cols.map((c) => c.dbName)));
-  const result: WriteResult = { table, row: saved, details: new Map() };
-  for (const d of parsed.details) {
-    const list: WriteResult[] = [];
-    for (const item of d.items) list.push(await insertRecord(wc, d.table, item, { table, row: saved }));
-    result.details.set(d.key, list);
-  }
-  return result;
+  const references = checkLocalValues(wc.dict, table, row, table.columns.filter((c) => row[c.dbName] !== undefined));
+  return { clientId: clientId ?? wc.auth.clientId, references };
 }
 
 /** Loads a record for writing, locked, applying the caller's read access (404 / 403). */
@@ -249,6 +258,7 @@ export async function updateRecord(wc: WriteContext, table: Table, idText: strin
     const key = keyOf(table, old, sql);
     const { rows } = await wc.tx.query<Row>(`UPDATE ${ident(table.dbName)} SET ${sets.join(', ')} WHERE ${key} RETURNING *`, sql.values);
     saved = rows[0]!;
+    wc.memo.forget(table.dbName);
     await emit(wc, 'after-change', table, saved, old, changed);
   }
   const result: WriteResult = { table, row: saved, details: new Map() };
@@ -262,7 +272,7 @@ async function writeDetails(wc: WriteContext, parent: Table, parentRow: Row, chi
   for (const item of items) {
     const ref = item.id ?? item.uid;
     if (ref === undefined || ref === null) {
-      out.push(await insertRecord(wc, child, item, { table: parent, row: parentRow }));
+      out.push(...(await insertRecords(wc, child, [item], { table: parent, row: parentRow })));
       continue;
     }
     const existing = await loadForWrite(wc, child, String(ref));
@@ -365,5 +375,6 @@ export async function deleteRecord(wc: WriteContext, table: Table, idText: strin
   }
   const sql = new SqlBuilder();
   await wc.tx.query(`DELETE FROM ${ident(table.dbName)} WHERE ${keyOf(table, old, sql)}`, sql.values);
+  wc.memo.forget(table.dbName);
   await emit(wc, 'after-delete', table, old, old, new Set());
 }

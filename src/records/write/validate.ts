@@ -22,6 +22,15 @@ export function checkMandatory(table: Table, row: Row, only?: Set<string>): void
 
 /** Length, list values and references of the columns a write sets. */
 export async function checkValues(q: Queryable, dict: Dictionary, table: Table, row: Row, columns: Iterable<Column>, clientId: number): Promise<void> {
+  const references = checkLocalValues(dict, table, row, columns);
+  if (references.length) await verifyReferences(q, [{ row, clientId, references }]);
+}
+
+/**
+ * The checks a row's values pass without the database (length, list values); returns the
+ * references still to be verified, which verifyReferences does for many rows at once.
+ */
+export function checkLocalValues(dict: Dictionary, table: Table, row: Row, columns: Iterable<Column>): ReferenceCheck[] {
   const references: ReferenceCheck[] = [];
   for (const c of columns) {
     const v = row[c.dbName];
@@ -41,18 +50,40 @@ export async function checkValues(q: Queryable, dict: Dictionary, table: Table, 
       if (check) references.push(check);
     }
   }
-  if (!references.length) return;
-  const owners = await referenceOwners(q, references);
-  references.forEach((r, i) => {
-    const owner = owners[i];
-    const found = owner !== null && (owner === NO_CLIENT || owner === 0 || owner === clientId);
-    // An id of 0 means "none" for an optional reference whose table has no record 0.
-    if (!found && Number(r.id) === 0 && !r.column.isMandatory) row[r.column.dbName] = null;
-    else if (!found) throw validationError(`Foreign ID ${String(r.id)} not found in ${r.column.name}`);
-  });
+  return references;
 }
 
-interface ReferenceCheck {
+/** The references of some rows, each to be found in the row's client or System. */
+export interface RowReferences {
+  row: Row;
+  clientId: number;
+  references: ReferenceCheck[];
+}
+
+/**
+ * Verifies the references of several rows in one statement (a record referenced by many rows,
+ * like the order all lines point at, is looked up once). An id of 0 for an optional reference
+ * whose table has no record 0 means "none" and becomes null.
+ */
+export async function verifyReferences(q: Queryable, rows: RowReferences[]): Promise<void> {
+  const distinct = new Map<string, ReferenceCheck>();
+  const keyOf = (r: ReferenceCheck) => `${r.target.dbName}.${r.key.dbName}:${String(r.id)}`;
+  for (const r of rows) for (const c of r.references) if (!distinct.has(keyOf(c))) distinct.set(keyOf(c), c);
+  if (!distinct.size) return;
+  const checks = [...distinct.values()];
+  const owners = await referenceOwners(q, checks);
+  const ownerOf = new Map(checks.map((c, i) => [keyOf(c), owners[i]]));
+  for (const { row, clientId, references } of rows) {
+    for (const r of references) {
+      const owner = ownerOf.get(keyOf(r));
+      const found = owner !== null && owner !== undefined && (owner === NO_CLIENT || owner === 0 || owner === clientId);
+      if (!found && Number(r.id) === 0 && !r.column.isMandatory) row[r.column.dbName] = null;
+      else if (!found) throw validationError(`Foreign ID ${String(r.id)} not found in ${r.column.name}`);
+    }
+  }
+}
+
+export interface ReferenceCheck {
   column: Column;
   target: Table;
   key: Column;

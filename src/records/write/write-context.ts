@@ -1,13 +1,49 @@
 import type { AuthContext } from '../../auth/context.js';
 import type { Tx } from '../../db/types.js';
-import type { Dictionary } from '../../dictionary/model.js';
-import type { DeferredWork, ModelEvents } from '../../events/model-events.js';
+import type { Dictionary, Table } from '../../dictionary/model.js';
+import { DeferredWork, type ModelEvents, type ModelEventType, type Row } from '../../events/model-events.js';
+import { OperationMemo } from '../../events/operation-memo.js';
+import { IdReservations } from './id-reservations.js';
+import { PendingInserts } from './pending-inserts.js';
 
 /** What a write needs: the dictionary snapshot, the caller, its transaction and the event bus. */
 export interface WriteContext {
   dict: Dictionary;
   auth: AuthContext;
+  /** The operation's transaction; a statement sent through it first writes the pending inserts. */
   tx: Tx;
   events: ModelEvents;
   deferred: DeferredWork;
+  memo: OperationMemo;
+  ids: IdReservations;
+  pending: PendingInserts;
+}
+
+/** Raises a model event of a write operation. */
+export async function emitModelEvent(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>): Promise<void> {
+  await wc.events.emit({ type, table, row, old, changed, tx: wc.tx, dict: wc.dict, auth: wc.auth, memo: wc.memo, defer: (key, work) => wc.deferred.add(key, work) });
+}
+
+/**
+ * The context of one write operation. New records are held back and written several rows per
+ * statement (see PendingInserts); every statement of the operation goes through a transaction
+ * that writes them first, so nothing the operation reads can miss a record it created before.
+ */
+export function createWriteContext(dict: Dictionary, auth: AuthContext, tx: Tx, events: ModelEvents): WriteContext {
+  const memo = new OperationMemo();
+  let wc: WriteContext;
+  const pending = new PendingInserts(tx, memo, async (table, saved, columns) => emitModelEvent(wc, 'after-new', table, saved, null, columns));
+  const flushing: Tx = {
+    independent: tx.independent,
+    async query(text, params, options) {
+      await pending.flush();
+      return tx.query(text, params, options);
+    },
+    async savepoint(fn) {
+      await pending.flush();
+      return tx.savepoint(fn);
+    },
+  };
+  wc = { dict, auth, tx: flushing, events, deferred: new DeferredWork(), memo, ids: new IdReservations(), pending };
+  return wc;
 }

@@ -5,8 +5,7 @@ import { tableFromPath } from '../http/table-from-path.js';
 import type { JsonObject } from '../serialize.js';
 import { deleteRecord, insertRecord, updateRecord } from './persist.js';
 import { renderWriteResults } from './render-result.js';
-import type { WriteContext } from './write-context.js';
-import { DeferredWork } from '../../events/model-events.js';
+import { createWriteContext, type WriteContext } from './write-context.js';
 
 export interface OperationResult {
   status: number;
@@ -14,7 +13,7 @@ export interface OperationResult {
 }
 
 function writeContext(s: Services, auth: AuthContext, tx: Tx): WriteContext {
-  return { dict: s.dictionary.current, auth, tx, events: s.events, deferred: new DeferredWork() };
+  return createWriteContext(s.dictionary.current, auth, tx, s.events);
 }
 
 /** POST /models/{table}: 201 with the created record. */
@@ -23,7 +22,7 @@ export async function createOperation(s: Services, auth: AuthContext, tx: Tx, ta
   const table = tableFromPath(s, tableName);
   const result = await insertRecord(wc, table, body);
   await wc.deferred.flush();
-  const [record] = await renderWriteResults({ dict: wc.dict, auth, q: tx }, [result], false);
+  const [record] = await renderWriteResults({ dict: wc.dict, auth, q: wc.tx }, [result], false);
   return { status: 201, body: record! };
 }
 
@@ -33,7 +32,7 @@ export async function updateOperation(s: Services, auth: AuthContext, tx: Tx, ta
   const table = tableFromPath(s, tableName);
   const result = await updateRecord(wc, table, id, body);
   await wc.deferred.flush();
-  const [record] = await renderWriteResults({ dict: wc.dict, auth, q: tx }, [result], false);
+  const [record] = await renderWriteResults({ dict: wc.dict, auth, q: wc.tx }, [result], false);
   return { status: 200, body: record! };
 }
 

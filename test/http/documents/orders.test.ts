@@ -355,30 +355,85 @@ describe('order rules', () => {
     assert.equal(bad.status, 400);
   });
 
-  it('recomputes the totals once for a whole request, not once per line', async () => {
+  /** Runs fn while recording the statements the server's write transactions send. */
+  async function recording<T>(fn: () => Promise<T>): Promise<{ result: T; statements: { text: string; name?: string }[] }> {
     const db = server.services.db;
     const realTx = db.tx.bind(db);
-    let recomputes = 0;
-    (db as { tx: unknown }).tx = (fn: (tx: any) => Promise<unknown>) =>
+    const statements: { text: string; name?: string }[] = [];
+    (db as { tx: unknown }).tx = (work: (tx: any) => Promise<unknown>) =>
       realTx((tx) => {
         const query = tx.query.bind(tx);
         tx.query = ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
-          if (o?.name === 'doc_facts_c_order') recomputes++;
+          statements.push({ text, ...(o?.name ? { name: o.name } : {}) });
           return query(text, params, o);
         }) as typeof tx.query;
-        return fn(tx);
+        return work(tx);
       });
     try {
-      const lines = Array.from({ length: 10 }, (_, i) => ({ M_Product_ID: 122 + i, QtyEntered: i + 1 }));
-      const r = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, C_OrderLine: lines });
-      assert.equal(r.status, 201, r.text);
-      assert.equal(recomputes, 1);
-      const { order, lines: saved } = await read(r.body.id);
-      const sum = saved.reduce((n, l) => n + Number(l.LineNetAmt), 0);
-      assert.equal(saved.length, 10);
-      assert.equal(Number(order.TotalLines), Math.round(sum * 100) / 100, 'the one recompute saw every line');
+      return { result: await fn(), statements };
     } finally {
       (db as { tx: unknown }).tx = realTx;
     }
+  }
+
+  it('recomputes the totals once for a whole request, not once per line', async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => ({ M_Product_ID: 122 + i, QtyEntered: i + 1 }));
+    const { result: r, statements } = await recording(() => call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, C_OrderLine: lines }));
+    assert.equal(r.status, 201, r.text);
+    assert.equal(statements.filter((s) => s.name === 'doc_facts_c_order').length, 1);
+    const { order, lines: saved } = await read(r.body.id);
+    const sum = saved.reduce((n, l) => n + Number(l.LineNetAmt), 0);
+    assert.equal(saved.length, 10);
+    assert.equal(Number(order.TotalLines), Math.round(sum * 100) / 100, 'the one recompute saw every line');
+  });
+
+  it('writes the lines of one request with as many statements for ten lines as for two', async () => {
+    const post = (count: number) =>
+      recording(() =>
+        call('POST', '/api/v1/models/c_order', {
+          C_BPartner_ID: 118,
+          C_DocTypeTarget_ID: 132,
+          C_OrderLine: Array.from({ length: count }, (_, i) => ({ M_Product_ID: 122 + i, QtyEntered: 1 + i, Line: 10 * (i + 1) })),
+        }),
+      );
+    const two = await post(2);
+    const ten = await post(10);
+    assert.equal(two.result.status, 201, two.result.text);
+    assert.equal(ten.result.status, 201, ten.result.text);
+    assert.equal(ten.result.body.C_OrderLine.length, 10);
+    assert.deepEqual(
+      ten.result.body.C_OrderLine.map((l: Record<string, unknown>) => l.Line),
+      [10, 20, 30, 40, 50, 60, 70, 80, 90, 100],
+    );
+    assert.equal(ten.statements.length, two.statements.length, ten.statements.map((s) => s.text.slice(0, 60)).join('\n'));
+    const inserts = ten.statements.filter((s) => /^INSERT INTO "c_orderline"/.test(s.text));
+    assert.equal(inserts.length, 1, 'the lines are written by one INSERT');
+  });
+
+  it('numbers lines without Line after the ones already written, also within one request', async () => {
+    const r = await call('POST', '/api/v1/models/c_order', {
+      C_BPartner_ID: 118,
+      C_DocTypeTarget_ID: 132,
+      C_OrderLine: [{ M_Product_ID: 126, Line: 50 }, { M_Product_ID: 137 }, { M_Product_ID: 128 }],
+    });
+    assert.equal(r.status, 201, r.text);
+    assert.deepEqual(
+      r.body.C_OrderLine.map((l: Record<string, unknown>) => l.Line),
+      [50, 60, 70],
+    );
+  });
+
+  it('refuses a request whose second line names an unknown product, writing nothing', async () => {
+    const before = await call('GET', `/api/v1/models/c_order?$filter=${q("Description eq 'unknown product test'")}`);
+    const r = await call('POST', '/api/v1/models/c_order', {
+      C_BPartner_ID: 118,
+      C_DocTypeTarget_ID: 132,
+      Description: 'unknown product test',
+      C_OrderLine: [{ M_Product_ID: 126 }, { M_Product_ID: 999999, PriceEntered: 5 }],
+    });
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.body.detail, /999999/);
+    const after = await call('GET', `/api/v1/models/c_order?$filter=${q("Description eq 'unknown product test'")}`);
+    assert.equal(after.body['row-count'], before.body['row-count']);
   });
 });

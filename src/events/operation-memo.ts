@@ -1,0 +1,37 @@
+/**
+ * Facts one write operation looked up (a locked document header, a product's prices, a table's
+ * default record), kept for the rest of that operation so that ten lines of one order do not
+ * read them ten times. Entries belong to a table and are dropped when the operation writes that
+ * table, so a cached row is never older than the operation's own writes.
+ */
+export class OperationMemo {
+  #byTable = new Map<string, Map<string, Promise<unknown>>>();
+
+  /** The value under (table, key), loaded once. A failed load is not kept. */
+  get<T>(table: string, key: string, load: () => Promise<T>): Promise<T> {
+    let entries = this.#byTable.get(table);
+    if (!entries) this.#byTable.set(table, (entries = new Map()));
+    const hit = entries.get(key);
+    if (hit) return hit as Promise<T>;
+    const loading = load();
+    entries.set(key, loading);
+    loading.catch(() => entries.delete(key));
+    return loading;
+  }
+
+  /** Stores a value loaded elsewhere (several at once, by one statement). */
+  set<T>(table: string, key: string, value: T): void {
+    let entries = this.#byTable.get(table);
+    if (!entries) this.#byTable.set(table, (entries = new Map()));
+    entries.set(key, Promise.resolve(value));
+  }
+
+  has(table: string, key: string): boolean {
+    return this.#byTable.get(table)?.has(key) ?? false;
+  }
+
+  /** Drops what is known about a table's records (it has just been written). */
+  forget(table: string): void {
+    this.#byTable.delete(table);
+  }
+}

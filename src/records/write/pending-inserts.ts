@@ -1,0 +1,90 @@
+import { ident, SqlBuilder } from '../../db/sql.js';
+import type { Tx } from '../../db/types.js';
+import type { Column, Table } from '../../dictionary/model.js';
+import { isStored } from '../../dictionary/ddl.js';
+import type { Row } from '../../events/model-events.js';
+import type { OperationMemo } from '../../events/operation-memo.js';
+import { statementName } from '../read/statements.js';
+import { verifyReferences, type ReferenceCheck } from './validate.js';
+
+/** A new record ready to be written: its row, the references still to verify, and where the saved row goes. */
+export interface PendingInsert {
+  table: Table;
+  row: Row;
+  clientId: number;
+  references: ReferenceCheck[];
+  /** Receives the row as stored (RETURNING *). */
+  saved(row: Row): void;
+}
+
+type AfterInsert = (table: Table, saved: Row, columns: Set<string>) => Promise<void>;
+
+/**
+ * New records held back until the operation next talks to the database: then the references of
+ * all of them are verified in one statement and each run of records of one table is written by
+ * one multi-row INSERT, after which their after-new events run in order. A ten-line order
+ * costs two statements for its lines instead of twenty.
+ */
+export class PendingInserts {
+  #queue: PendingInsert[] = [];
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly memo: OperationMemo,
+    private readonly afterInsert: AfterInsert,
+  ) {}
+
+  get size(): number {
+    return this.#queue.length;
+  }
+
+  add(entry: PendingInsert): void {
+    this.#queue.push(entry);
+  }
+
+  /** Writes everything pending, in order. */
+  async flush(): Promise<void> {
+    while (this.#queue.length) {
+      const batch = this.#queue;
+      this.#queue = [];
+      await verifyReferences(this.tx, batch);
+      for (const run of runsOfOneTable(batch)) await this.#write(run);
+    }
+  }
+
+  async #write(run: PendingInsert[]): Promise<void> {
+    const table = run[0]!.table;
+    const columns = table.columns.filter((c) => isStored(c) && run.some((p) => p.row[c.dbName] !== undefined));
+    const { text, values } = insertStatement(table, columns, run.map((p) => p.row));
+    const name = statementName(text);
+    const { rows } = await this.tx.query<Row>(text, values, name ? { name } : undefined);
+    this.memo.forget(table.dbName);
+    const key = table.keyColumn ?? table.uuColumn;
+    const byKey = key ? new Map(rows.map((r) => [String(r[key.dbName]), r])) : null;
+    const inserted = new Set(columns.map((c) => c.dbName));
+    for (const [i, p] of run.entries()) {
+      const saved = (byKey && key ? byKey.get(String(p.row[key.dbName])) : rows[i]) ?? rows[i]!;
+      p.saved(saved);
+      await this.afterInsert(table, saved, inserted);
+    }
+  }
+}
+
+/** Consecutive entries of the same table, in order. */
+function runsOfOneTable(entries: PendingInsert[]): PendingInsert[][] {
+  const runs: PendingInsert[][] = [];
+  for (const e of entries) {
+    const last = runs.at(-1);
+    if (last && last[0]!.table === e.table) last.push(e);
+    else runs.push([e]);
+  }
+  return runs;
+}
+
+/** INSERT of several rows; a column a row leaves unset takes the column's DEFAULT. */
+export function insertStatement(table: Table, columns: Column[], rows: Row[]): { text: string; values: unknown[] } {
+  const sql = new SqlBuilder();
+  const tuples = rows.map((row) => `(${columns.map((c) => (row[c.dbName] === undefined ? 'DEFAULT' : sql.param(row[c.dbName]))).join(', ')})`);
+  const text = `INSERT INTO ${ident(table.dbName)} (${columns.map((c) => ident(c.dbName)).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`;
+  return { text, values: sql.values };
+}
