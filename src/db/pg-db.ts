@@ -135,7 +135,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
   // Independent work gets a small pool of its own: were it to draw from the main pool, requests
   // holding every main connection while waiting for one more would wait forever.
   let sidePool: pg.Pool | null = null;
-  const independent: Independent = async (fn) => {
+  const independent: Independent = async (fn, how) => {
     if (!sidePool) {
       // Independent work (a counter taken for a record the caller's transaction writes) commits
       // without waiting for its WAL flush: the caller's own commit, which comes later in the WAL,
@@ -143,6 +143,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
       sidePool = new pg.Pool({ connectionString: options.connectionString, max: 2, types: typeParser, options: '-c TimeZone=UTC -c synchronous_commit=off' });
       sidePool.on('error', () => undefined);
     }
+    if (how?.oneStatement) return fn(clientQueryable(sidePool));
     return inTransaction(sidePool, (client) => fn(clientQueryable(client)));
   };
   return {

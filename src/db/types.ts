@@ -13,6 +13,11 @@ export interface Queryable {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
 }
 
+export interface IndependentOptions {
+  /** The work is one statement: it runs as its own transaction, without BEGIN and COMMIT round trips. */
+  oneStatement?: boolean;
+}
+
 /** A transaction; nested work runs in a savepoint so it can fail alone. */
 export interface Tx extends Queryable {
   savepoint<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
@@ -22,7 +27,7 @@ export interface Tx extends Queryable {
    * ends). Null where the database has a single connection (embedded PGlite): there the work
    * joins this transaction.
    */
-  readonly independent: (<T>(fn: (q: Queryable) => Promise<T>) => Promise<T>) | null;
+  readonly independent: (<T>(fn: (q: Queryable) => Promise<T>, options?: IndependentOptions) => Promise<T>) | null;
 }
 
 export type DbKind = 'pglite' | 'pg';

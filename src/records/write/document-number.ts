@@ -72,7 +72,8 @@ export async function assignDocumentNumbers(tx: Tx, table: Table, row: Row, clie
     // A search key is numbered only where it is required (an optional Value, like a user's, stays empty).
     if (colName === 'value' && (!column.isMandatory || NO_VALUE_NUMBERS.has(table.dbName) || table.dbName.startsWith('t_'))) continue;
     const docTypeId = colName === 'documentno' ? (row.c_doctypetarget_id ?? row.c_doctype_id) : null;
-    row[colName] = await withCounter(tx, (q) => nextNumber(q, table, row, clientId, docTypeId));
+    const fromDocType = docTypeId ? await takeFromDocType(tx, docTypeId, row) : null;
+    row[colName] = fromDocType ?? (await withCounter(tx, async (q) => take(q, await tableSequence(q, table, clientId), row)));
   }
 }
 
@@ -93,10 +94,9 @@ const DOCTYPE_TAKE_SQL = `UPDATE ad_sequence s SET currentnext = s.currentnext +
    WHERE d.c_doctype_id = $1 AND d.isdocnocontrolled = 'Y' AND s.ad_sequence_id = d.docnosequence_id AND s.isactive = 'Y'
   RETURNING s.ad_sequence_id, s.currentnext - s.incrementno AS currentnext, s.incrementno, s.prefix, s.suffix, s.decimalpattern`;
 
-async function nextNumber(q: Queryable, table: Table, row: Row, clientId: number, docTypeId: unknown): Promise<string> {
-  if (docTypeId) {
-    const { rows } = await q.query<SequenceRow>(DOCTYPE_TAKE_SQL, [docTypeId], { name: 'doc_number_take' });
-    if (rows[0]) return formatTaken(rows[0], row);
-  }
-  return take(q, await tableSequence(q, table, clientId), row);
+/** The next number of a document type's sequence, or null when the type does not number its documents. */
+async function takeFromDocType(tx: Tx, docTypeId: unknown, row: Row): Promise<string | null> {
+  const run = (q: Queryable) => q.query<SequenceRow>(DOCTYPE_TAKE_SQL, [docTypeId], { name: 'doc_number_take' });
+  const { rows } = tx.independent ? await tx.independent(run, { oneStatement: true }) : await run(tx);
+  return rows[0] ? formatTaken(rows[0], row) : null;
 }
