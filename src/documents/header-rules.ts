@@ -83,17 +83,26 @@ async function defaultPaymentTerm(tx: Tx, clientId: number): Promise<number | nu
   return rows.length ? Number(rows[0]!.id) : null;
 }
 
+interface PriceListFacts {
+  c_currency_id: number;
+  istaxincluded: string;
+  enforcepricelimit: string | null;
+  stdprecision: number;
+}
+
 /** Currency and tax inclusion follow the price list. */
 async function applyPriceList(e: ModelEvent): Promise<void> {
   const priceListId = idOf(e.row.m_pricelist_id);
   if (priceListId === null) return;
-  const { rows } = await e.tx.query<{ c_currency_id: number; istaxincluded: string }>(
-    'SELECT c_currency_id, istaxincluded FROM m_pricelist WHERE m_pricelist_id = $1',
+  const { rows } = await e.tx.query<PriceListFacts>(
+    `SELECT pl.c_currency_id, pl.istaxincluded, pl.enforcepricelimit, COALESCE(c.stdprecision, 2) AS stdprecision
+       FROM m_pricelist pl LEFT JOIN c_currency c ON c.c_currency_id = pl.c_currency_id WHERE pl.m_pricelist_id = $1`,
     [priceListId],
     { name: 'doc_pricelist' },
   );
   const pl = rows[0];
   if (!pl) return;
+  e.memo.set('m_pricelist', `facts:${priceListId}`, pl);
   if (e.table.byName.has('c_currency_id') && idOf(pl.c_currency_id) !== null) e.row.c_currency_id = Number(pl.c_currency_id);
   if (e.table.byName.has('istaxincluded')) e.row.istaxincluded = pl.istaxincluded === 'Y' ? 'Y' : 'N';
 }
@@ -180,6 +189,18 @@ export async function headerBeforeNew(e: ModelEvent, kind: DocumentKind): Promis
   if (e.table.byName.has('m_warehouse_id') && e.auth.warehouseId > 0) fillEmpty(e, 'm_warehouse_id', e.auth.warehouseId);
   const today = todayDate();
   for (const date of [kind.dateColumn, 'dateacct', 'datepromised']) fillEmpty(e, date, today);
+}
+
+/**
+ * A header created in this operation is what its lines' rules would read and lock: it is kept
+ * for them, with its currency precision and price limit rule, from the price list read before.
+ */
+export async function headerAfterNew(e: ModelEvent, kind: DocumentKind): Promise<void> {
+  const priceListId = idOf(e.row.m_pricelist_id);
+  const pl = priceListId === null ? undefined : await e.memo.peek<PriceListFacts>('m_pricelist', `facts:${priceListId}`);
+  if (!pl || idOf(pl.c_currency_id) !== idOf(e.row.c_currency_id)) return;
+  const headerId = idOf(e.row[kind.headerKey]);
+  if (headerId !== null) e.memo.set(kind.header, `locked:${headerId}`, { ...e.row, doc_precision: pl.stdprecision, doc_enforce_limit: pl.enforcepricelimit });
 }
 
 /** Whether a document has lines with a product (their prices came from its price list). */

@@ -1,6 +1,6 @@
 import type { ModelEvent, ModelEvents } from '../events/model-events.js';
 import { DOCUMENT_KINDS } from './document-kinds.js';
-import { headerAfterChange, headerBeforeChange, headerBeforeNew } from './header-rules.js';
+import { headerAfterChange, headerAfterNew, headerBeforeChange, headerBeforeNew } from './header-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /**
@@ -11,6 +11,7 @@ import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from '.
 export function registerDocumentRules(events: ModelEvents): void {
   for (const kind of DOCUMENT_KINDS) {
     events.on('before-new', kind.header, (e: ModelEvent) => headerBeforeNew(e, kind));
+    events.on('after-new', kind.header, (e: ModelEvent) => headerAfterNew(e, kind));
     events.on('before-change', kind.header, (e: ModelEvent) => headerBeforeChange(e, kind));
     events.on('after-change', kind.header, (e: ModelEvent) => headerAfterChange(e, kind));
     events.onPrepareNew(kind.line, (e) => linesPrepare(e, kind));

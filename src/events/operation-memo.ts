@@ -26,6 +26,11 @@ export class OperationMemo {
     entries.set(key, Promise.resolve(value));
   }
 
+  /** The value under (table, key) when one is kept. */
+  peek<T>(table: string, key: string): Promise<T> | undefined {
+    return this.#byTable.get(table)?.get(key) as Promise<T> | undefined;
+  }
+
   has(table: string, key: string): boolean {
     return this.#byTable.get(table)?.has(key) ?? false;
   }
