@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadAutocannon, runAutocannon } from './lib/autocannon.mjs';
 import { captureCeilingSql } from './lib/capture.mjs';
 import { killChildren } from './lib/children.mjs';
-import { assertBenchDatabase, connect, databaseName, DEFAULT_DATABASE_URL, ensureDatabase, serverVersion, withDatabase, writeUuidSample } from './lib/database.mjs';
+import { assertBenchDatabase, connect, databaseName, defaultDatabaseUrl, ensureDatabase, serverVersion, socketDir, withDatabase, writeUuidSample } from './lib/database.mjs';
 import { datasetCounts, FIRST_ID, loadDataset } from './lib/dataset.mjs';
 import { parseOptions, USAGE } from './lib/options.mjs';
 import { runPgbench } from './lib/pgbench.mjs';
@@ -41,7 +41,7 @@ async function main() {
     return 0;
   }
   if (!fs.existsSync(path.join(root, 'dist', 'src', 'main.js'))) throw new Error('dist/src/main.js is missing: run `npm run build` first');
-  const databaseUrl = process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+  const databaseUrl = process.env.DATABASE_URL?.trim() || defaultDatabaseUrl({ tcp: opts.tcp });
   assertBenchDatabase(databaseUrl);
   const smallUrl = withDatabase(databaseUrl, `${databaseName(databaseUrl)}_${rowsLabel(opts.smallRows)}`);
   const driver = await loadGenerator(opts);
@@ -57,7 +57,7 @@ async function main() {
     generatedAt: started.toISOString(),
     options: { rows: opts.rows, smallRows: opts.skipScaling ? null : opts.smallRows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, threads: opts.threads, prefix: opts.prefix, seed: opts.seed, only: opts.only },
     listQuery: listQuery(opts.prefix),
-    environment: environment(driver, pgbench),
+    environment: { ...environment(driver, pgbench), databaseTransport: socketDir(databaseUrl) ? `Unix socket ${socketDir(databaseUrl)}` : 'TCP' },
     database: databaseName(databaseUrl),
     dataset: null,
     scenarios: {},

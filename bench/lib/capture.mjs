@@ -2,7 +2,7 @@
 // short-lived server instance reaches the database through the recording relay, answers the
 // read with showsql, and the statements named in its sql-command* fields are picked from the
 // record, together with the row count that a list read runs beside its page.
-import { withHostPort } from './database.mjs';
+import { socketDir, withHostPort } from './database.mjs';
 import { startRecorder } from './pg-recorder.mjs';
 import { freePort, getJson, login, startDictum } from './server.mjs';
 import { pgbenchScript } from './pgbench.mjs';
@@ -63,7 +63,8 @@ export function pickStatements(body, recorded) {
  */
 export async function captureCeilingSql({ root, databaseUrl, requests, env = {} }) {
   const u = new URL(databaseUrl);
-  const recorder = await startRecorder({ host: u.hostname, port: Number(u.port || 5432) });
+  const dir = socketDir(databaseUrl);
+  const recorder = await startRecorder(dir ? { path: `${dir}/.s.PGSQL.${u.port || 5432}` } : { host: u.hostname, port: Number(u.port || 5432) });
   let server;
   const out = {};
   try {

@@ -3,7 +3,25 @@ import fs from 'node:fs';
 import pg from 'pg';
 import { FIRST_ID } from './dataset.mjs';
 
-export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/dictum_bench';
+export const TCP_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/dictum_bench';
+/** Debian's directory of the local server's Unix socket. */
+export const LOCAL_SOCKET_DIR = '/var/run/postgresql';
+
+/**
+ * Without DATABASE_URL the benchmark reaches the local server through its Unix socket when there
+ * is one, as a service sharing the database's machine would (it costs less CPU per round trip
+ * than loopback TCP); pgbench's ceiling then uses the same socket. `--tcp` keeps 127.0.0.1.
+ */
+export function defaultDatabaseUrl({ tcp = false } = {}) {
+  if (!tcp && fs.existsSync(`${LOCAL_SOCKET_DIR}/.s.PGSQL.5432`)) return `postgres://postgres@localhost/dictum_bench?host=${encodeURIComponent(LOCAL_SOCKET_DIR)}`;
+  return TCP_DATABASE_URL;
+}
+
+/** The Unix socket directory a URL names with ?host=/dir, or null for TCP. */
+export function socketDir(url) {
+  const host = new URL(url).searchParams.get('host');
+  return host && host.startsWith('/') ? host : null;
+}
 export const NAME_PREFIX = 'dictum_bench';
 
 export function databaseName(url) {
@@ -22,6 +40,7 @@ export function withHostPort(url, host, port) {
   const u = new URL(url);
   u.hostname = host;
   u.port = String(port);
+  u.searchParams.delete('host');
   return u.toString();
 }
 

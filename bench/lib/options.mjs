@@ -2,8 +2,9 @@
 
 export const USAGE = `Usage: npm run bench -- [options]    (build first: npm run build)
 
-Starts Dictum on a PostgreSQL server (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/dictum_bench;
-the database name must start with dictum_bench), loads a generated data set, drives load with wrk and
+Starts Dictum on a PostgreSQL server (DATABASE_URL; default: database dictum_bench on this machine's server,
+through its Unix socket in /var/run/postgresql when there is one, else 127.0.0.1:5432; the database name must
+start with dictum_bench), loads a generated data set, drives load with wrk and
 measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/results/latest.json.
 
   --rows N            business partners in the data set (default 100000; 1000000 possible)
@@ -18,6 +19,7 @@ measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/res
                       createPartner, createOrder, batch, batchSerial, login
   --skip-scaling      do not measure the list read at --small-rows
   --skip-ceiling      do not run pgbench
+  --tcp               without DATABASE_URL: reach the server over TCP 127.0.0.1:5432, not its Unix socket
   --load-generator G  wrk (default) or autocannon (when installed)
   --profile DIR       run the server with node --cpu-prof, write the profile to DIR and print a summary
   --help              this text
@@ -38,6 +40,7 @@ export function parseOptions(argv) {
     only: null,
     skipScaling: false,
     skipCeiling: false,
+    tcp: false,
     loadGenerator: 'wrk',
     profileDir: null,
     help: false,
@@ -55,6 +58,7 @@ export function parseOptions(argv) {
     if (flag === '--help' || flag === '-h') o.help = true;
     else if (flag === '--skip-scaling') o.skipScaling = true;
     else if (flag === '--skip-ceiling') o.skipCeiling = true;
+    else if (flag === '--tcp') o.tcp = true;
     else if (name in NUMERIC && flag.startsWith('--')) {
       const v = Number(value());
       const [lo, hi] = NUMERIC[name];

@@ -83,14 +83,14 @@ export function decodeBind(payload) {
 }
 
 /**
- * Starts the relay. Returns {port, statements(), clear(), close()}; statements() lists
+ * Starts the relay to the server at host:port, or at the Unix socket `path`. Returns {port, statements(), clear(), close()}; statements() lists
  * {text, params} in the order the server was asked to run them (all connections together).
  */
-export async function startRecorder({ host, port }) {
+export async function startRecorder({ host, port, path }) {
   const executed = [];
   const sockets = new Set();
   const server = net.createServer((client) => {
-    const upstream = net.connect({ host, port });
+    const upstream = path ? net.connect({ path }) : net.connect({ host, port });
     sockets.add(client);
     sockets.add(upstream);
     const prepared = new Map();

@@ -113,7 +113,9 @@ export function latencyFromLogs(dir, prefix) {
 export function pgArgs(databaseUrl) {
   const u = new URL(databaseUrl);
   const args = [];
-  if (u.hostname) args.push('-h', decodeURIComponent(u.hostname));
+  const socket = u.searchParams.get('host');
+  if (socket) args.push('-h', socket);
+  else if (u.hostname) args.push('-h', decodeURIComponent(u.hostname));
   if (u.port) args.push('-p', u.port);
   if (u.username) args.push('-U', decodeURIComponent(u.username));
   const env = u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {};

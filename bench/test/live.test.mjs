@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import { connect, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase, withHostPort } from '../lib/database.mjs';
+import { connect, TCP_DATABASE_URL, ensureDatabase, withDatabase, withHostPort } from '../lib/database.mjs';
 import { compileNamed, datasetValues, FIRST_ID, INSERT_BPARTNERS, loadDataset } from '../lib/dataset.mjs';
 import { startRecorder } from '../lib/pg-recorder.mjs';
 import { findOnPath, runWrk } from '../lib/wrk.mjs';
@@ -16,7 +16,7 @@ import { sendOne } from '../lib/requests.mjs';
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bench-test-'));
 after(() => fs.rmSync(work, { recursive: true, force: true }));
 
-const baseUrl = process.env.BENCH_TEST_DATABASE_URL ?? withDatabase(process.env.DATABASE_URL?.includes('dictum_bench') ? process.env.DATABASE_URL : DEFAULT_DATABASE_URL, 'dictum_bench_unit');
+const baseUrl = process.env.BENCH_TEST_DATABASE_URL ?? withDatabase(process.env.DATABASE_URL?.includes('dictum_bench') ? process.env.DATABASE_URL : TCP_DATABASE_URL, 'dictum_bench_unit');
 let pgReady = false;
 before(async () => {
   try {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parsePgbenchOutput, percentile, pgArgs, pgbenchScript, rewriteStatement, sqlLiteral } from '../lib/pgbench.mjs';
+import { socketDir, withHostPort } from '../lib/database.mjs';
 
 test('literals are quoted like untyped parameters', () => {
   assert.equal(sqlLiteral('11'), "'11'");
@@ -53,4 +54,14 @@ tps = 366.512 (without initial connection time)
 
 test('connection arguments come from the URL', () => {
   assert.deepEqual(pgArgs('postgres://bob:s%40cret@127.0.0.1:5433/dictum_bench'), { args: ['-h', '127.0.0.1', '-p', '5433', '-U', 'bob'], db: 'dictum_bench', env: { PGPASSWORD: 's@cret' } });
+});
+
+test('a URL naming a Unix socket directory gives pgbench that directory as its host', () => {
+  const url = 'postgres://postgres@localhost/dictum_bench?host=%2Fvar%2Frun%2Fpostgresql';
+  assert.deepEqual(pgArgs(url), { args: ['-h', '/var/run/postgresql', '-U', 'postgres'], db: 'dictum_bench', env: {} });
+  assert.equal(socketDir(url), '/var/run/postgresql');
+  assert.equal(socketDir('postgres://postgres@127.0.0.1:5432/dictum_bench'), null);
+  const relay = new URL(withHostPort(url, '127.0.0.1', 40000));
+  assert.equal(relay.host, '127.0.0.1:40000');
+  assert.equal(relay.searchParams.get('host'), null, 'the recording relay is reached over TCP');
 });
