@@ -100,7 +100,14 @@ for (const [name, id, access, label, flag] of supplement.minimalTables) {
   tableInfo.set(name.toLowerCase(), { TableName: name, AD_Table_ID: id, AccessLevel: access, identifier: flag === 'line' ? 'Line' : 'Name', minimal: flag ?? true, label });
 }
 for (const t of supplement.tables) {
-  tableInfo.set(t.TableName.toLowerCase(), { TableName: t.TableName, AD_Table_ID: t.AD_Table_ID, AccessLevel: t.AccessLevel, identifier: t.identifier ?? null, supplement: t });
+  tableInfo.set(t.TableName.toLowerCase(), {
+    TableName: t.TableName,
+    AD_Table_ID: t.AD_Table_ID,
+    AccessLevel: t.AccessLevel,
+    identifier: t.identifier ?? null,
+    migration: t.migration ?? 0,
+    supplement: t,
+  });
 }
 
 const multiKey = new Map(Object.entries(supplement.multiKey).map(([k, v]) => [k.toLowerCase(), v]));
@@ -266,7 +273,10 @@ function elementFor(columnName) {
 
 let nextColumnId = 100;
 const tables = [];
-const sortedInfos = [...tableInfo.values()].sort((a, b) => a.AD_Table_ID - b.AD_Table_ID);
+// A supplement table with "migration": N reaches existing databases through migration N. Such tables
+// are numbered after all others, in migration order, so that their columns and elements take new ids
+// and every id an existing database already holds stays what it was.
+const sortedInfos = [...tableInfo.values()].sort((a, b) => (a.migration ?? 0) - (b.migration ?? 0) || a.AD_Table_ID - b.AD_Table_ID);
 for (const info of sortedInfos) {
   const lower = info.TableName.toLowerCase();
   const identifierNames = identifierOverrides.get(lower) ?? (info.identifier ? [info.identifier] : []);

@@ -1,5 +1,5 @@
 import { columnKind, DisplayType, IMPLICIT_LOOKUP_TABLE } from './display-type.js';
-import type { Column, Dictionary, LookupTarget, Reference, Table, ValRule, ListValue } from './model.js';
+import type { Column, Dictionary, IndexColumn, LookupTarget, Reference, Table, ValRule, ListValue } from './model.js';
 
 export type Row = Record<string, unknown>;
 
@@ -11,11 +11,16 @@ export interface DictionaryRows {
   refLists: Row[];
   refTables: Row[];
   valRules: Row[];
+  /** AD_TableIndex and AD_IndexColumn rows; absent, tables have only the indexes every table gets. */
+  tableIndexes?: Row[];
+  indexColumns?: Row[];
 }
 
 const yes = (v: unknown): boolean => v === 'Y' || v === true;
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
 const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
+/** Rows read from seed files may leave IsActive out; they are active. */
+const active = (r: Row): boolean => r.isactive === undefined || yes(r.isactive);
 
 /**
  * Builds the typed, indexed dictionary from its own rows. Pure: the same function serves the
@@ -110,6 +115,7 @@ export function buildDictionary(rows: DictionaryRows, version = 1): Dictionary {
       uuColumn: null,
       identifiers: [],
       parentColumns: [],
+      indexes: [],
     };
     tables.push(table);
     byName.set(table.dbName, table);
@@ -177,8 +183,44 @@ export function buildDictionary(rows: DictionaryRows, version = 1): Dictionary {
     table.identifiers = table.columns.filter((c) => c.isIdentifier && !c.columnSql).sort((a, b) => a.seqNo - b.seqNo);
     table.parentColumns = table.columns.filter((c) => c.isParent);
   }
+  attachIndexes(rows, byId, columnsById);
 
   return { tables, byName, byId, references, valRules, version };
+}
+
+/**
+ * Gives each table its active dictionary indexes, columns in SeqNo order. An index with a column
+ * that is not a stored column of its table is left out whole: created with fewer columns it would
+ * mean something else (a unique index over fewer columns refuses more rows).
+ */
+function attachIndexes(rows: DictionaryRows, tables: Map<number, Table>, columnsById: Map<number, Row>): void {
+  const columnsOf = new Map<number, Row[]>();
+  for (const ic of rows.indexColumns ?? []) {
+    if (!active(ic)) continue;
+    const id = Number(ic.ad_tableindex_id);
+    const list = columnsOf.get(id);
+    if (list) list.push(ic);
+    else columnsOf.set(id, [ic]);
+  }
+  const order = (a: Row, b: Row): number => Number(a.seqno ?? 0) - Number(b.seqno ?? 0) || Number(a.ad_indexcolumn_id) - Number(b.ad_indexcolumn_id);
+  const byId = (a: Row, b: Row): number => Number(a.ad_tableindex_id) - Number(b.ad_tableindex_id);
+  for (const ti of [...(rows.tableIndexes ?? [])].sort(byId)) {
+    const table = tables.get(Number(ti.ad_table_id));
+    if (!table || !active(ti)) continue;
+    const parts = (columnsOf.get(Number(ti.ad_tableindex_id)) ?? []).sort(order).map((ic) => indexColumn(ic, table, columnsById));
+    if (parts.length === 0 || !parts.every((p): p is IndexColumn => p !== null)) continue;
+    table.indexes.push({ name: String(ti.name).toLowerCase().slice(0, 63), unique: yes(ti.isunique), columns: parts });
+  }
+}
+
+/** An index column as its SQL expression when it has one, else as the stored column it names. */
+function indexColumn(ic: Row, table: Table, columnsById: Map<number, Row>): IndexColumn | null {
+  const expression = str(ic.columnsql);
+  if (expression) return { expression };
+  const row = columnsById.get(Number(ic.ad_column_id));
+  if (!row || Number(row.ad_table_id) !== table.id) return null;
+  const column = table.byName.get(String(row.columnname).toLowerCase());
+  return column && !column.columnSql ? { column: column.dbName } : null;
 }
 
 function resolveLookup(

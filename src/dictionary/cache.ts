@@ -5,7 +5,7 @@ import type { Dictionary } from './model.js';
 export const DICTIONARY_CHANNEL = 'dictum_dictionary';
 
 /** Tables whose changes make the cached dictionary stale. */
-export const DICTIONARY_TABLES = new Set(['ad_table', 'ad_column', 'ad_reference', 'ad_ref_list', 'ad_ref_table', 'ad_val_rule']);
+export const DICTIONARY_TABLES = new Set(['ad_table', 'ad_column', 'ad_reference', 'ad_ref_list', 'ad_ref_table', 'ad_val_rule', 'ad_tableindex', 'ad_indexcolumn']);
 
 /**
  * The dictionary held in memory. A write to a dictionary table sends NOTIFY on commit; every

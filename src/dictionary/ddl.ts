@@ -54,24 +54,42 @@ export function createTableStatements(table: Table, idStart = 1_000_000): string
   return stmts;
 }
 
-/** Indexes every table gets: unique UUID, parent links (for detail reads) and client + identifier. */
-export function indexStatements(table: Table): string[] {
-  const out: string[] = [];
+/** An index of a physical table: its name and the statement that creates it when it is missing. */
+export interface IndexDefinition {
+  name: string;
+  statement: string;
+}
+
+function indexDefinition(table: Table, name: string, unique: boolean, columns: string[]): IndexDefinition {
+  // PostgreSQL cuts longer names to 63 characters; cutting them here keeps the name we look for the one it keeps.
+  const n = name.slice(0, 63);
+  return { name: n, statement: `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${ident(n)} ON ${ident(table.dbName)} (${columns.join(', ')})` };
+}
+
+/**
+ * The indexes of a table: first those every table gets (unique UUID, parent links for detail
+ * reads, client + first identifier), then the ones its dictionary entry asks for (AD_TableIndex).
+ */
+export function tableIndexes(table: Table): IndexDefinition[] {
+  const out: IndexDefinition[] = [];
   const t = table.dbName;
-  if (table.uuColumn) out.push(`CREATE UNIQUE INDEX IF NOT EXISTS ${ident(`${t}_uu_idx`)} ON ${ident(t)} (${ident(table.uuColumn.dbName)})`);
+  if (table.uuColumn) out.push(indexDefinition(table, `${t}_uu_idx`, true, [ident(table.uuColumn.dbName)]));
   for (const p of table.parentColumns) {
     if (p.columnSql) continue;
-    out.push(`CREATE INDEX IF NOT EXISTS ${ident(`${t}_${p.dbName}_idx`.slice(0, 63))} ON ${ident(t)} (${ident(p.dbName)})`);
+    out.push(indexDefinition(table, `${t}_${p.dbName}_idx`, false, [ident(p.dbName)]));
   }
   const client = table.byName.get('ad_client_id');
   const firstIdentifier = table.identifiers.find((c) => !c.columnSql);
-  if (client && firstIdentifier) {
-    out.push(
-      `CREATE INDEX IF NOT EXISTS ${ident(`${t}_client_ident_idx`.slice(0, 63))} ON ${ident(t)} (${ident(client.dbName)}, ${ident(firstIdentifier.dbName)})`,
-    );
+  if (client && firstIdentifier) out.push(indexDefinition(table, `${t}_client_ident_idx`, false, [ident(client.dbName), ident(firstIdentifier.dbName)]));
+  for (const index of table.indexes) {
+    // An expression is dictionary SQL, used as written; parentheses make any expression valid here.
+    const columns = index.columns.map((c) => ('column' in c ? ident(c.column) : `(${c.expression})`));
+    out.push(indexDefinition(table, index.name, index.unique, columns));
   }
   return out;
 }
+
+export const indexStatements = (table: Table): string[] => tableIndexes(table).map((i) => i.statement);
 
 export function addColumnStatement(table: Table, col: Column): string {
   return `ALTER TABLE ${ident(table.dbName)} ADD COLUMN IF NOT EXISTS ${ident(col.dbName)} ${sqlType(col)}`;

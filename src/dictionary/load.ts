@@ -8,7 +8,16 @@ import type { Dictionary } from './model.js';
  * decoding rows one by one, which keeps start-up and reloads fast.
  */
 export async function loadDictionary(db: Queryable, version = 1): Promise<Dictionary> {
-  const { rows } = await db.query<{ tables: Row[]; columns: Row[]; references: Row[]; reflists: Row[]; reftables: Row[]; valrules: Row[] }>(
+  const { rows } = await db.query<{
+    tables: Row[];
+    columns: Row[];
+    references: Row[];
+    reflists: Row[];
+    reftables: Row[];
+    valrules: Row[];
+    tableindexes: Row[];
+    indexcolumns: Row[];
+  }>(
     `SELECT (SELECT coalesce(json_agg(t), '[]') FROM ad_table t) AS tables,
             (SELECT coalesce(json_agg(c), '[]') FROM (
                SELECT ad_column_id, ad_table_id, columnname, name, ad_reference_id, ad_reference_value_id, ad_val_rule_id,
@@ -18,7 +27,11 @@ export async function loadDictionary(db: Queryable, version = 1): Promise<Dictio
             (SELECT coalesce(json_agg(r), '[]') FROM ad_reference r) AS references,
             (SELECT coalesce(json_agg(l), '[]') FROM ad_ref_list l) AS reflists,
             (SELECT coalesce(json_agg(rt), '[]') FROM ad_ref_table rt) AS reftables,
-            (SELECT coalesce(json_agg(v), '[]') FROM ad_val_rule v) AS valrules`,
+            (SELECT coalesce(json_agg(v), '[]') FROM ad_val_rule v) AS valrules,
+            (SELECT coalesce(json_agg(i), '[]') FROM (
+               SELECT ad_tableindex_id, ad_table_id, name, isunique, isactive FROM ad_tableindex) i) AS tableindexes,
+            (SELECT coalesce(json_agg(ic), '[]') FROM (
+               SELECT ad_indexcolumn_id, ad_tableindex_id, ad_column_id, columnsql, seqno, isactive FROM ad_indexcolumn) ic) AS indexcolumns`,
   );
   const r = rows[0]!;
   const parse = (v: unknown): Row[] => (typeof v === 'string' ? (JSON.parse(v) as Row[]) : (v as Row[]));
@@ -30,6 +43,8 @@ export async function loadDictionary(db: Queryable, version = 1): Promise<Dictio
       refLists: parse(r.reflists),
       refTables: parse(r.reftables),
       valRules: parse(r.valrules),
+      tableIndexes: parse(r.tableindexes),
+      indexColumns: parse(r.indexcolumns),
     },
     version,
   );

@@ -46,6 +46,18 @@ export interface Column {
   listReferenceId: number | null;
 }
 
+/** One column of an index: a stored column (physical name) or an SQL expression such as lower(email). */
+export type IndexColumn = { column: string } | { expression: string };
+
+/** An index the dictionary asks for (AD_TableIndex with its AD_IndexColumn rows). */
+export interface TableIndex {
+  /** Physical (lower-case) index name. */
+  name: string;
+  unique: boolean;
+  /** In SeqNo order. */
+  columns: IndexColumn[];
+}
+
 export interface Table {
   id: number;
   name: string;
@@ -66,6 +78,8 @@ export interface Table {
   uuColumn: Column | null;
   identifiers: Column[];
   parentColumns: Column[];
+  /** Active dictionary indexes, besides the ones every table gets (see ddl.ts). */
+  indexes: TableIndex[];
 }
 
 export interface ListValue {

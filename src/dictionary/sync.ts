@@ -1,11 +1,12 @@
-import type { Queryable } from '../db/types.js';
-import { addColumnStatement, createTableStatements, isStored, sqlType } from './ddl.js';
-import type { Dictionary } from './model.js';
+import type { Queryable, Tx } from '../db/types.js';
+import { addColumnStatement, createTableStatements, isStored, sqlType, tableIndexes } from './ddl.js';
+import type { Dictionary, Table } from './model.js';
 
 export interface SchemaDifference {
   table: string;
   column?: string;
-  problem: 'missing table' | 'missing column' | 'extra column' | 'type differs';
+  index?: string;
+  problem: 'missing table' | 'missing column' | 'extra column' | 'type differs' | 'missing index';
   expected?: string;
   actual?: string;
 }
@@ -32,6 +33,20 @@ async function physicalColumns(q: Queryable): Promise<Map<string, Map<string, st
   return out;
 }
 
+/** The names of the physical indexes of each table. */
+async function physicalIndexes(q: Queryable): Promise<Map<string, Set<string>>> {
+  const { rows } = await q.query<{ tablename: string; indexname: string }>(
+    'SELECT tablename, indexname FROM pg_indexes WHERE schemaname = current_schema()',
+  );
+  const out = new Map<string, Set<string>>();
+  for (const r of rows) {
+    let t = out.get(r.tablename);
+    if (!t) out.set(r.tablename, (t = new Set()));
+    t.add(r.indexname);
+  }
+  return out;
+}
+
 /** format_type spells types its own way; bring the generator's spelling to the same form. */
 export function normaliseType(t: string): string {
   return t
@@ -41,9 +56,10 @@ export function normaliseType(t: string): string {
     .replace(/^timestamptz$/, 'timestamp with time zone');
 }
 
-/** Compares the dictionary with the physical schema, table by table and column by column. */
+/** Compares the dictionary with the physical schema: tables, their columns and their indexes (by name). */
 export async function compareSchema(q: Queryable, dict: Dictionary): Promise<SchemaDifference[]> {
   const physical = await physicalColumns(q);
+  const indexes = await physicalIndexes(q);
   const diffs: SchemaDifference[] = [];
   for (const table of dict.tables) {
     if (table.isView) continue;
@@ -61,13 +77,18 @@ export async function compareSchema(q: Queryable, dict: Dictionary): Promise<Sch
     }
     const known = new Set(stored.map((c) => c.dbName));
     for (const name of cols.keys()) if (!known.has(name)) diffs.push({ table: table.name, column: name, problem: 'extra column' });
+    const present = indexes.get(table.dbName);
+    for (const index of tableIndexes(table)) {
+      if (!present?.has(index.name)) diffs.push({ table: table.name, index: index.name, problem: 'missing index' });
+    }
   }
   return diffs;
 }
 
 /**
- * Brings the physical schema up to the dictionary: creates missing tables and adds missing
- * columns. It never drops or retypes (data would be lost); such differences are reported.
+ * Brings the physical schema up to the dictionary: creates missing tables, adds missing columns
+ * and creates missing indexes. It never drops or retypes (data would be lost); such differences
+ * are reported, and so is a unique index the existing rows do not allow.
  */
 export async function synchroniseSchema(q: Queryable, dict: Dictionary): Promise<SchemaDifference[]> {
   const diffs = await compareSchema(q, dict);
@@ -80,7 +101,28 @@ export async function synchroniseSchema(q: Queryable, dict: Dictionary): Promise
     } else if (d.problem === 'missing column') {
       await q.query(addColumnStatement(table, table.byName.get(d.column!.toLowerCase())!));
       applied.push(d);
+    } else if (d.problem === 'missing index' && (await createIndex(q, table, d.index!))) {
+      applied.push(d);
     }
   }
   return applied;
+}
+
+const isTx = (q: Queryable): q is Tx => 'savepoint' in q;
+
+/**
+ * Creates one index of a table. Duplicate rows make a unique index fail; it is then left out
+ * (compareSchema goes on reporting it) rather than failing the whole synchronisation, which
+ * may be a migration that a start waits for. In a transaction a savepoint contains the failure.
+ */
+async function createIndex(q: Queryable, table: Table, name: string): Promise<boolean> {
+  const statement = tableIndexes(table).find((i) => i.name === name)!.statement;
+  try {
+    if (isTx(q)) await q.savepoint((sp) => sp.query(statement));
+    else await q.query(statement);
+    return true;
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') return false;
+    throw e;
+  }
 }

@@ -88,6 +88,14 @@ export function readSeedDictionary(dir = path.join(seedDir, 'dictionary')): Seed
   return out;
 }
 
+/**
+ * The seed's dictionary indexes (seed/data AD_TableIndex and AD_IndexColumn) as dictionary rows:
+ * the schema built from the seed has them from the start.
+ */
+export function seedIndexRows(data: Map<string, Record<string, unknown>[]>): Required<Pick<DictionaryRows, 'tableIndexes' | 'indexColumns'>> {
+  return { tableIndexes: (data.get('AD_TableIndex') ?? []).map(lowerKeys), indexColumns: (data.get('AD_IndexColumn') ?? []).map(lowerKeys) };
+}
+
 /** Reads seed/data/<TableName>.json files: table name -> rows keyed by column names. */
 export function readSeedData(dir = path.join(seedDir, 'data')): Map<string, Record<string, unknown>[]> {
   const out = new Map<string, Record<string, unknown>[]>();

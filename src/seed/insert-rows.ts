@@ -31,8 +31,13 @@ function seedDefault(col: Column, row: Record<string, unknown>, now: string): un
   return unquoted;
 }
 
+export interface InsertSeedOptions {
+  /** Leaves out rows whose key or UUID is already taken (seed rows that a later migration adds). */
+  skipExisting?: boolean;
+}
+
 /** Inserts seed rows (keys are column names in any case) filling dictionary defaults and UUIDs. */
-export async function insertSeedRows(db: Queryable, table: Table, rows: Record<string, unknown>[], now: string): Promise<void> {
+export async function insertSeedRows(db: Queryable, table: Table, rows: Record<string, unknown>[], now: string, options: InsertSeedOptions = {}): Promise<void> {
   if (rows.length === 0) return;
   const cols = table.columns.filter(isStored);
   const prepared = rows.map((raw, index) => {
@@ -56,6 +61,7 @@ export async function insertSeedRows(db: Queryable, table: Table, rows: Record<s
   });
   const perStatement = Math.max(1, Math.floor(MAX_PARAMS / cols.length));
   const colList = cols.map((c) => ident(c.dbName)).join(', ');
+  const onConflict = options.skipExisting ? ' ON CONFLICT DO NOTHING' : '';
   for (let i = 0; i < prepared.length; i += perStatement) {
     const chunk = prepared.slice(i, i + perStatement);
     const values: unknown[] = [];
@@ -64,7 +70,7 @@ export async function insertSeedRows(db: Queryable, table: Table, rows: Record<s
       return `$${values.length}`;
     }).join(', ')})`);
     try {
-      await db.query(`INSERT INTO ${ident(table.dbName)} (${colList}) VALUES ${tuples.join(', ')}`, values);
+      await db.query(`INSERT INTO ${ident(table.dbName)} (${colList}) VALUES ${tuples.join(', ')}${onConflict}`, values);
     } catch (e) {
       throw new Error(`Seeding ${table.name} failed: ${e instanceof Error ? e.message : String(e)}${describeOffender(cols, chunk)}`);
     }

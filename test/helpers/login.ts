@@ -27,3 +27,7 @@ export async function login(server: TestServer, o: LoginOptions = {}): Promise<s
   assert.equal(r.status, 200, `login failed: ${r.text}`);
   return r.body.token as string;
 }
+
+/** Login as SuperUser with the System role (client 0), which maintains the dictionary. */
+export const systemLogin = (server: TestServer): Promise<string> =>
+  login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });

@@ -1,6 +1,9 @@
 import type { Tx } from '../types.js';
 import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
+import { addSeedTables } from '../../seed/add-tables.js';
+import { loadDictionary } from '../../dictionary/load.js';
+import { synchroniseSchema } from '../../dictionary/sync.js';
 
 export interface Migration {
   version: number;
@@ -22,6 +25,15 @@ export const migrations: Migration[] = [
     name: 'indexes of authentication lookups',
     async up(tx) {
       for (const statement of AUTH_INDEXES) await tx.query(statement);
+    },
+  },
+  {
+    version: 3,
+    name: 'indexes described by the dictionary (AD_TableIndex, AD_IndexColumn)',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_TableIndex', 'AD_IndexColumn']);
+      // The dictionary as this database holds it now, with the seeded indexes, gives the schema to reach.
+      await synchroniseSchema(tx, await loadDictionary(tx));
     },
   },
 ];

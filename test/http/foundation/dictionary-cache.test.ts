@@ -2,18 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/server.js';
 import { synchroniseSchema } from '../../../src/dictionary/sync.js';
-import { login } from '../../helpers/login.js';
+import { login, systemLogin } from '../../helpers/login.js';
 import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Waits (bounded) until a condition on the server holds. */
-async function eventually(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 150 && !check(); i++) await sleep(20);
-  assert.ok(check(), what);
-}
-
-const systemLogin = (server: TestServer) => login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });
+import { eventually, sleep } from '../../helpers/wait.js';
 
 describe('dictionary cache', () => {
   let server: TestServer;

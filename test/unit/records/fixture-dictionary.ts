@@ -1,7 +1,7 @@
 import { buildDictionary } from '../../../src/dictionary/build.js';
 import type { Dictionary } from '../../../src/dictionary/model.js';
 
-const col = (id: number, table: number, name: string, ref: number, extra: Record<string, unknown> = {}) => ({
+export const col = (id: number, table: number, name: string, ref: number, extra: Record<string, unknown> = {}) => ({
   ad_column_id: id,
   ad_table_id: table,
   columnname: name,
