@@ -68,7 +68,7 @@ function indexDefinition(table: Table, name: string, unique: boolean, columns: s
 
 /**
  * The indexes of a table: first those every table gets (unique UUID, parent links for detail
- * reads, client + first identifier), then the ones its dictionary entry asks for (AD_TableIndex).
+ * reads, first identifier), then the ones its dictionary entry asks for (AD_TableIndex).
  */
 export function tableIndexes(table: Table): IndexDefinition[] {
   const out: IndexDefinition[] = [];
@@ -80,7 +80,10 @@ export function tableIndexes(table: Table): IndexDefinition[] {
   }
   const client = table.byName.get('ad_client_id');
   const firstIdentifier = table.identifiers.find((c) => !c.columnSql);
-  if (client && firstIdentifier) out.push(indexDefinition(table, `${t}_client_ident_idx`, false, [ident(client.dbName), ident(firstIdentifier.dbName)]));
+  // The identifier alone, not behind the client: reads see their client's and System's rows
+  // (AD_Client_ID IN (0, n)), and only an index led by the identifier returns those in identifier
+  // order, so that a page ordered by name stops after its rows instead of sorting every match.
+  if (client && firstIdentifier) out.push(indexDefinition(table, `${t}_ident_idx`, false, [ident(firstIdentifier.dbName)]));
   for (const index of table.indexes) {
     // An expression is dictionary SQL, used as written; parentheses make any expression valid here.
     const columns = index.columns.map((c) => ('column' in c ? ident(c.column) : `(${c.expression})`));

@@ -1,4 +1,5 @@
 import type { Tx } from '../types.js';
+import { ident } from '../sql.js';
 import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedTables } from '../../seed/add-tables.js';
@@ -34,6 +35,16 @@ export const migrations: Migration[] = [
       await addSeedTables(tx, ['AD_TableIndex', 'AD_IndexColumn']);
       // The dictionary as this database holds it now, with the seeded indexes, gives the schema to reach.
       await synchroniseSchema(tx, await loadDictionary(tx));
+    },
+  },
+  {
+    version: 4,
+    name: 'identifier indexes without the client column',
+    async up(tx) {
+      const dict = await loadDictionary(tx);
+      await synchroniseSchema(tx, dict);
+      // The built-in index they replace; it only slowed writes down from now on.
+      for (const table of dict.tables) if (!table.isView) await tx.query(`DROP INDEX IF EXISTS ${ident(`${table.dbName}_client_ident_idx`.slice(0, 63))}`);
     },
   },
 ];

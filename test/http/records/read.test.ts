@@ -435,19 +435,40 @@ describe('reading efficiently', () => {
     return seen;
   }
 
-  it('reads a page in one statement plus one count, and one statement per expanded table', async () => {
-    const path = `/api/v1/models/c_order?$expand=${encodeURIComponent('C_OrderLine,C_OrderTax')}`;
+  it('reads a full page in one statement plus one count, and one statement per expanded table', async () => {
+    const path = `/api/v1/models/c_order?$top=2&$expand=${encodeURIComponent('C_OrderLine,C_OrderTax')}`;
     await server.request('GET', path, { token });
+    let rowCount = 0;
     const seen = await statements(async () => {
       const r = await server.request('GET', path, { token });
       assert.equal(r.status, 200);
-      assert.ok(r.body.records.length >= 2, 'the page holds several orders');
+      assert.equal(r.body.records.length, 2, 'the page is full');
+      rowCount = r.body['row-count'];
     });
+    assert.ok(rowCount > 2, 'the count says how many there are beyond the page');
     assert.equal(seen.length, 4, seen.map((s) => s.text.slice(0, 60)).join('\n'));
     assert.equal(seen.filter((s) => /count\(\*\)/.test(s.text)).length, 1);
     assert.ok(seen.every((s) => s.name && s.name.startsWith('rec_')), 'hot statements are prepared under a name');
     const again = await statements(() => server.request('GET', path, { token }));
     assert.deepEqual(again.map((s) => s.name), seen.map((s) => s.name), 'the same read reuses the same statements');
+  });
+
+  it('does not count when the page holds the last matches, and still tells the right total', async () => {
+    const all = await server.request('GET', '/api/v1/models/c_order', { token });
+    const total = all.body['row-count'];
+    assert.ok(total > 2 && total < 100);
+    const partial = await statements(async () => {
+      const r = await server.request('GET', '/api/v1/models/c_order?$top=100&$skip=1', { token });
+      assert.equal(r.body['row-count'], total);
+      assert.equal(r.body.records.length, total - 1);
+    });
+    assert.equal(partial.filter((s) => /count\(\*\)/.test(s.text)).length, 0);
+    const pastTheEnd = await statements(async () => {
+      const r = await server.request('GET', `/api/v1/models/c_order?$skip=${total + 5}`, { token });
+      assert.equal(r.body['row-count'], total, 'an empty page past the end is counted');
+      assert.equal(r.body.records.length, 0);
+    });
+    assert.equal(pastTheEnd.filter((s) => /count\(\*\)/.test(s.text)).length, 1);
   });
 
   it('reads one record in one statement', async () => {

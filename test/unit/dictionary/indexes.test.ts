@@ -69,7 +69,7 @@ describe('dictionary indexes', () => {
     );
     assert.deepEqual(indexStatements(dict.byName.get('ad_user')!), [
       'CREATE UNIQUE INDEX IF NOT EXISTS "ad_user_uu_idx" ON "ad_user" ("ad_user_uu")',
-      'CREATE INDEX IF NOT EXISTS "ad_user_client_ident_idx" ON "ad_user" ("ad_client_id", "name")',
+      'CREATE INDEX IF NOT EXISTS "ad_user_ident_idx" ON "ad_user" ("name")',
       'CREATE INDEX IF NOT EXISTS "ad_user_bpartner" ON "ad_user" ("c_bpartner_id")',
       'CREATE UNIQUE INDEX IF NOT EXISTS "ad_user_client_email" ON "ad_user" ("ad_client_id", (lower(EMail)))',
     ]);
