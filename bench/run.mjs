@@ -185,12 +185,14 @@ async function prepareDatabase(url, rows, seed, nodeArgs) {
 
 /** One scenario: a checking request, warm-up, measurement. */
 async function measure(ctx, server, token, desc, memory) {
-  const { opts, driver, workDir, tag } = ctx;
+  const { opts, driver, workDir } = ctx;
+  // Created partners' search keys (unique per client) carry the run and the scenario.
+  const tag = `${ctx.tag}${desc.key}`;
   const connections = desc.connections ?? opts.connections;
   const base = { title: desc.title, method: desc.method, path: desc.pathGen ? `${desc.pathGen.prefix}{${desc.pathGen.kind === 'randomInt' ? 'id' : 'uuid'}}` : desc.path, connections };
   let check;
   try {
-    check = await sendOne(server.baseUrl, desc, token, tag);
+    check = await sendOne(server.baseUrl, desc, token, `${tag}c`);
   } catch (e) {
     return { ...base, skipped: `the checking request failed: ${e.message}` };
   }
@@ -244,7 +246,7 @@ async function measure(ctx, server, token, desc, memory) {
 async function findFailure(baseUrl, desc, token, tag) {
   for (let i = 0; i < 20; i++) {
     try {
-      const r = await sendOne(baseUrl, desc, token, `${tag}e${i}`);
+      const r = await sendOne(baseUrl, desc, token, `${tag}${desc.key}e${i}`);
       if (r.status < 200 || r.status > 299) return `${desc.method} ${r.path} -> ${r.status} ${r.body.slice(0, 300)}`;
     } catch (e) {
       return `${desc.method} -> ${e.message}`;
