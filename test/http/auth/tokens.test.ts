@@ -24,6 +24,8 @@ describe('bearer tokens', () => {
 
   it('refuse a malformed header, a token that is not a JWT, a bad signature and a refresh token', async () => {
     const { token, refresh_token } = await loginPair(server);
+    // Used first, so that the server has verified and kept it: a changed copy must still fail.
+    assert.equal((await probe(server, token)).status, 200);
     assertUnauthorized(await server.request('GET', '/api/v1/models/c_bpartner', { headers: { authorization: `Basic ${Buffer.from('a:b').toString('base64')}` } }));
     assertUnauthorized(await server.request('GET', '/api/v1/models/c_bpartner', { headers: { authorization: 'Bearer not-a-token' } }));
     const [h, p, s] = token.split('.') as [string, string, string];
@@ -33,6 +35,8 @@ describe('bearer tokens', () => {
     const bad = await probe(server, tampered);
     assertUnauthorized(bad, /not valid/);
     assert.match(bad.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+    const otherSignature = `${h}.${p}.${s.slice(0, -2)}${s.endsWith('AA') ? 'AB' : 'AA'}`;
+    assertUnauthorized(await probe(server, otherSignature), /not valid/);
     const noneAlg = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${p}.`;
     assertUnauthorized(await server.request('GET', '/api/v1/models/c_bpartner', { headers: { authorization: `Bearer ${noneAlg}x` } }));
     assertUnauthorized(await probe(server, refresh_token), /refresh token/);
