@@ -59,7 +59,7 @@ export function productFacts(tx: Tx, memo: OperationMemo, productId: number, c: 
 
 /** Reads the facts of several products in one statement, for productFacts to find. */
 export async function prefetchProductFacts(tx: Tx, memo: OperationMemo, productIds: number[], c: PricingContext): Promise<void> {
-  const missing = productIds.filter((id) => !memo.has('m_product', factsKey(id, c)));
+  const missing = productIds.filter((id) => memo.peek('m_product', factsKey(id, c)) === undefined);
   if (!missing.length) return;
   const found = await loadProductFacts(tx, missing, c);
   for (const id of missing) memo.set('m_product', factsKey(id, c), found.get(id) ?? null);

@@ -9,8 +9,7 @@ export class OperationMemo {
 
   /** The value under (table, key), loaded once. A failed load is not kept. */
   get<T>(table: string, key: string, load: () => Promise<T>): Promise<T> {
-    let entries = this.#byTable.get(table);
-    if (!entries) this.#byTable.set(table, (entries = new Map()));
+    const entries = this.#entries(table);
     const hit = entries.get(key);
     if (hit) return hit as Promise<T>;
     const loading = load();
@@ -21,9 +20,7 @@ export class OperationMemo {
 
   /** Stores a value loaded elsewhere (several at once, by one statement). */
   set<T>(table: string, key: string, value: T): void {
-    let entries = this.#byTable.get(table);
-    if (!entries) this.#byTable.set(table, (entries = new Map()));
-    entries.set(key, Promise.resolve(value));
+    this.#entries(table).set(key, Promise.resolve(value));
   }
 
   /** The value under (table, key) when one is kept. */
@@ -31,12 +28,14 @@ export class OperationMemo {
     return this.#byTable.get(table)?.get(key) as Promise<T> | undefined;
   }
 
-  has(table: string, key: string): boolean {
-    return this.#byTable.get(table)?.has(key) ?? false;
-  }
-
   /** Drops what is known about a table's records (it has just been written). */
   forget(table: string): void {
     this.#byTable.delete(table);
+  }
+
+  #entries(table: string): Map<string, Promise<unknown>> {
+    let entries = this.#byTable.get(table);
+    if (!entries) this.#byTable.set(table, (entries = new Map()));
+    return entries;
   }
 }

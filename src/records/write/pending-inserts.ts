@@ -4,7 +4,6 @@ import type { Column, Table } from '../../dictionary/model.js';
 import { isStored } from '../../dictionary/ddl.js';
 import type { Row } from '../../events/model-events.js';
 import type { OperationMemo } from '../../events/operation-memo.js';
-import { statementName } from '../read/statements.js';
 import { verifyReferences, type ReferenceCheck } from './validate.js';
 
 /** A new record ready to be written: its row, the references still to verify, and where the saved row goes. */
@@ -34,10 +33,6 @@ export class PendingInserts {
     private readonly afterInsert: AfterInsert,
   ) {}
 
-  get size(): number {
-    return this.#queue.length;
-  }
-
   add(entry: PendingInsert): void {
     this.#queue.push(entry);
   }
@@ -55,9 +50,10 @@ export class PendingInserts {
   async #write(run: PendingInsert[]): Promise<void> {
     const table = run[0]!.table;
     const columns = table.columns.filter((c) => isStored(c) && run.some((p) => p.row[c.dbName] !== undefined));
+    // Unnamed: the text varies with the row count and the columns set, and naming every variant
+    // would crowd the read paths' statements out of the bounded set of names.
     const { text, values } = insertStatement(table, columns, run.map((p) => p.row));
-    const name = statementName(text);
-    const { rows } = await this.tx.query<Row>(text, values, name ? { name } : undefined);
+    const { rows } = await this.tx.query<Row>(text, values);
     this.memo.forget(table.dbName);
     const key = table.keyColumn ?? table.uuColumn;
     const byKey = key ? new Map(rows.map((r) => [String(r[key.dbName]), r])) : null;
