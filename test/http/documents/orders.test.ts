@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
+import { recordStatements } from '../../helpers/statements.js';
 import { idOf, q, readDocument, today } from './document-helpers.js';
 
 describe('order rules', () => {
@@ -355,26 +356,8 @@ describe('order rules', () => {
     assert.equal(bad.status, 400);
   });
 
-  /** Runs fn while recording the statements the server's write transactions send. */
-  async function recording<T>(fn: () => Promise<T>): Promise<{ result: T; statements: { text: string; name?: string }[] }> {
-    const db = server.services.db;
-    const realTx = db.tx.bind(db);
-    const statements: { text: string; name?: string }[] = [];
-    (db as { tx: unknown }).tx = (work: (tx: any) => Promise<unknown>) =>
-      realTx((tx) => {
-        const query = tx.query.bind(tx);
-        tx.query = ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
-          statements.push({ text, ...(o?.name ? { name: o.name } : {}) });
-          return query(text, params, o);
-        }) as typeof tx.query;
-        return work(tx);
-      });
-    try {
-      return { result: await fn(), statements };
-    } finally {
-      (db as { tx: unknown }).tx = realTx;
-    }
-  }
+  /** Runs fn while recording the statements the server sends. */
+  const recording = <T>(fn: () => Promise<T>) => recordStatements(server.services.db, fn);
 
   it('recomputes the totals once for a whole request, not once per line', async () => {
     const lines = Array.from({ length: 10 }, (_, i) => ({ M_Product_ID: 122 + i, QtyEntered: i + 1 }));

@@ -103,4 +103,13 @@ describe('indexes described by the dictionary', () => {
       ['C_BPartner.c_bpartner_value:missing index'],
     );
   });
+
+  it('migration 4 replaces the client + identifier indexes by identifier indexes', async () => {
+    const db = server.services.db;
+    await db.exec(`DROP INDEX c_bpartner_ident_idx; CREATE INDEX c_bpartner_client_ident_idx ON c_bpartner (ad_client_id, name);
+      DELETE FROM dictum.migration WHERE version = 4`);
+    assert.deepEqual(await migrate(db), [4]);
+    assert.equal(await indexDef(db, 'c_bpartner_client_ident_idx'), undefined, 'the old index is gone');
+    assert.match((await indexDef(db, 'c_bpartner_ident_idx'))?.indexdef ?? '', /\(name\)/);
+  });
 });

@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { recordStatements } from '../../helpers/statements.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
 
@@ -419,21 +420,7 @@ describe('reading efficiently', () => {
   });
 
   /** Records the statements the database runs during fn. */
-  async function statements(fn: () => Promise<unknown>): Promise<{ text: string; name?: string }[]> {
-    const db = server.services.db;
-    const original = db.query.bind(db);
-    const seen: { text: string; name?: string }[] = [];
-    db.query = (async (text: string, params?: readonly unknown[], o?: { name?: string }) => {
-      seen.push({ text, ...(o?.name ? { name: o.name } : {}) });
-      return original(text, params, o);
-    }) as typeof db.query;
-    try {
-      await fn();
-    } finally {
-      db.query = original;
-    }
-    return seen;
-  }
+  const statements = async (fn: () => Promise<unknown>) => (await recordStatements(server.services.db, fn)).statements;
 
   it('reads a full page in one statement plus one count, and one statement per expanded table', async () => {
     const path = `/api/v1/models/c_order?$top=2&$expand=${encodeURIComponent('C_OrderLine,C_OrderTax')}`;

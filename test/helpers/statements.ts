@@ -1,0 +1,36 @@
+import type { Db, Tx } from '../../src/db/types.js';
+
+export interface RecordedStatement {
+  text: string;
+  name?: string;
+}
+
+/**
+ * Runs fn while recording every statement the database handle runs, directly or inside a
+ * transaction, in order. The handle is restored afterwards, also when fn fails.
+ */
+export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise<{ result: T; statements: RecordedStatement[] }> {
+  const statements: RecordedStatement[] = [];
+  const record = (text: string, o?: { name?: string }) => statements.push({ text, ...(o?.name ? { name: o.name } : {}) });
+  const query = db.query.bind(db);
+  const tx = db.tx.bind(db);
+  db.query = ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
+    record(text, o);
+    return query(text, params, o);
+  }) as Db['query'];
+  db.tx = (<R>(work: (t: Tx) => Promise<R>) =>
+    tx((t) => {
+      const inner = t.query.bind(t);
+      t.query = ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
+        record(text, o);
+        return inner(text, params, o);
+      }) as Tx['query'];
+      return work(t);
+    })) as Db['tx'];
+  try {
+    return { result: await fn(), statements };
+  } finally {
+    db.query = query;
+    db.tx = tx;
+  }
+}
