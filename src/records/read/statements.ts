@@ -2,21 +2,33 @@ import { createHash } from 'node:crypto';
 import type { Queryable } from '../../db/types.js';
 
 /**
- * Names of prepared statements for the read paths. A statement's name is derived from its text,
- * so one name always means one text on every connection. The set is bounded: past the limit,
- * statements of unusual shapes run unnamed instead of filling every connection's statement
- * cache.
+ * Names of prepared statements, derived from their text, so that one name always means one text
+ * on every connection. A set is bounded: past its limit, statements of unusual shapes run
+ * unnamed instead of filling every connection's statement cache. Reads and inserts keep sets of
+ * their own, so that many insert shapes cannot take the names the reads need.
  */
-const MAX_NAMED = 500;
-const names = new Map<string, string>();
+export class StatementNames {
+  #names = new Map<string, string>();
+
+  constructor(
+    private readonly prefix: string,
+    private readonly limit: number,
+  ) {}
+
+  of(text: string): string | undefined {
+    const hit = this.#names.get(text);
+    if (hit) return hit;
+    if (this.#names.size >= this.limit) return undefined;
+    const name = `${this.prefix}_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    this.#names.set(text, name);
+    return name;
+  }
+}
+
+const readNames = new StatementNames('rec', 500);
 
 export function statementName(text: string): string | undefined {
-  const hit = names.get(text);
-  if (hit) return hit;
-  if (names.size >= MAX_NAMED) return undefined;
-  const name = `rec_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-  names.set(text, name);
-  return name;
+  return readNames.of(text);
 }
 
 /** Runs a read statement, prepared under its name when it has one. */

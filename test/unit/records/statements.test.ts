@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { statementName } from '../../../src/records/read/statements.js';
+import { statementName, StatementNames } from '../../../src/records/read/statements.js';
 import { AliasSource, selectList } from '../../../src/records/read/select-list.js';
 import { prefixUpperBound } from '../../../src/records/read/filter-sql.js';
 import { fixtureDictionary } from './fixture-dictionary.js';
@@ -13,6 +13,16 @@ describe('prepared statement names', () => {
     assert.ok(a && a.startsWith('rec_'));
     assert.equal(a, b);
     assert.notEqual(a, c);
+  });
+
+  it('stops naming past its limit, and each set of names has its own limit', () => {
+    const inserts = new StatementNames('ins', 2);
+    const reads = new StatementNames('rec', 2);
+    assert.ok(inserts.of('INSERT 1')?.startsWith('ins_'));
+    assert.ok(inserts.of('INSERT 2'));
+    assert.equal(inserts.of('INSERT 3'), undefined, 'a third shape runs unnamed');
+    assert.ok(inserts.of('INSERT 1'), 'a shape named before keeps its name');
+    assert.ok(reads.of('SELECT 1'), 'the full insert set takes nothing from the reads');
   });
 
   it('renders the same select list twice as the same text (no process-wide alias counter)', () => {
