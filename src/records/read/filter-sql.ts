@@ -6,6 +6,7 @@ import type { ColumnKind } from '../../dictionary/display-type.js';
 import type { FilterNode, Operand, CompareOp } from '../query/filter-ast.js';
 import { parseTemporal } from '../format.js';
 import { resolveQueryColumn } from './resolve-column.js';
+import { sqlType } from '../../dictionary/ddl.js';
 
 const TITLE = 'Invalid $filter';
 const SQL_OP: Record<CompareOp, string> = { eq: '=', neq: '<>', gt: '>', ge: '>=', lt: '<', le: '<=' };
@@ -156,7 +157,9 @@ function placeholder(value: unknown, column: Column, asText: boolean, ctx: Ctx):
     case 'image':
       return `${p}::bigint`;
     default:
-      return `${p}::text`;
+      // A char(1) column (Yes-No, one-letter lists) compared with text would be cast to text,
+      // which hides the column's statistics from the planner: compare it as char instead.
+      return !column.columnSql && sqlType(column) === 'char(1)' ? `${p}::bpchar` : `${p}::text`;
   }
 }
 

@@ -55,6 +55,12 @@ describe('filter to SQL', () => {
     assert.deepEqual(render("SOCreditStatus eq 'X'").values, ['X']);
   });
 
+  it('compares one-character columns as char, so that their statistics apply', () => {
+    assert.equal(render('IsActive eq true').text, `"c_bpartner"."isactive" = $1::bpchar`);
+    assert.equal(render("SOCreditStatus in ('X','O')").text, `"c_bpartner"."socreditstatus" IN ($1::bpchar, $2::bpchar)`);
+    assert.equal(render("Name eq 'x'").text, `"c_bpartner"."name" = $1::text`);
+  });
+
   it('rejects bad columns, values and operators with 400', () => {
     rejects("Nope eq 'x'", /Invalid column for filter: Nope/);
     rejects("Password eq 'x'", /Invalid column for filter: Password/);
