@@ -7,9 +7,9 @@ import { serializeRecord, type JsonObject } from '../serialize.js';
 import { hasTextKey } from '../reference-key.js';
 import { fetchedColumns, outputColumns } from './output-columns.js';
 import type { ReadContext } from './read-context.js';
-import { selectList } from './select-list.js';
+import { selectItems } from './select-list.js';
 import { orderClause, whereClause } from './where.js';
-import { runNamed } from './statements.js';
+import { packedSelect, queryPacked } from './packed-row.js';
 
 type Row = Record<string, unknown>;
 
@@ -50,9 +50,10 @@ async function expandMaster(rc: ReadContext, column: Column, rows: Row[], record
   const output = outputColumns(target, o.select);
   const sql = new SqlBuilder();
   const where = whereClause(rc, target, 'm', sql, { activeOnly: false });
-  const text = `SELECT ${selectList(rc.dict, target, fetchedColumns(target, output).concat(output.includes(key) || key === target.keyColumn ? [] : [key]), 'm').join(', ')} FROM ${ident(target.dbName)} m WHERE m.${ident(key.dbName)} = ANY(${sql.param(ids)}::${textKey ? 'text' : 'bigint'}[]) AND ${where.join(' AND ')}`;
+  const items = selectItems(rc.dict, target, fetchedColumns(target, output).concat(output.includes(key) || key === target.keyColumn ? [] : [key]), 'm');
+  const text = `SELECT ${packedSelect(items)} FROM ${ident(target.dbName)} m WHERE m.${ident(key.dbName)} = ANY(${sql.param(ids)}::${textKey ? 'text' : 'bigint'}[]) AND ${where.join(' AND ')}`;
   commands.set(`sql-command-${item.name}`, text);
-  const found = ids.length ? (await runNamed<Row>(rc.q, text, sql.values)).rows : [];
+  const found = ids.length ? await queryPacked(rc.q, text, sql.values, items) : [];
   const byId = new Map(found.map((r) => [norm(r[key.dbName]), r]));
   rows.forEach((row, i) => {
     const v = row[column.dbName];
@@ -93,9 +94,10 @@ async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records
   const order = orderClause(child, 'd', o.orderby);
   const skip = o.skip ?? 0;
   const limit = o.top !== undefined ? ` AND x."$rn" <= ${sql.param(skip + o.top)}` : '';
-  const text = `SELECT * FROM (SELECT ${selectList(rc.dict, child, fetched, 'd').join(', ')}, d.${ident(link.dbName)} AS "$link", row_number() OVER (PARTITION BY d.${ident(link.dbName)} ORDER BY ${order}) AS "$rn" FROM ${ident(child.dbName)} d WHERE ${conds.join(' AND ')}) x WHERE x."$rn" > ${sql.param(skip)}${limit} ORDER BY x."$link", x."$rn"`;
+  const items = [...selectItems(rc.dict, child, fetched, 'd'), { expr: `d.${ident(link.dbName)}`, name: '$link' }];
+  const text = `SELECT x."$row" FROM (SELECT ${packedSelect(items)}, d.${ident(link.dbName)} AS "$link", row_number() OVER (PARTITION BY d.${ident(link.dbName)} ORDER BY ${order}) AS "$rn" FROM ${ident(child.dbName)} d WHERE ${conds.join(' AND ')}) x WHERE x."$rn" > ${sql.param(skip)}${limit} ORDER BY x."$link", x."$rn"`;
   commands.set(`sql-command-${item.name}`, text);
-  const found = parentIds.length ? (await runNamed<Row>(rc.q, text, sql.values)).rows : [];
+  const found = parentIds.length ? await queryPacked(rc.q, text, sql.values, items) : [];
   const children = found.map((r) => serializeRecord(rc.dict, child, r, { columns: output, omit: link, modelName: false }));
   if (o.expand?.length) await expandRecords(rc, child, found, children, o.expand, commands, depth + 1);
   const byParent = new Map<number, JsonObject[]>();

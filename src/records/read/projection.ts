@@ -1,10 +1,13 @@
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import { fetchedColumns, outputColumns } from './output-columns.js';
-import { selectList } from './select-list.js';
+import { selectItems } from './select-list.js';
+import { packedSelect, type SelectItem } from './packed-row.js';
 
 /** What a read of one table with one $select returns and the SELECT list that fetches it. */
 export interface Projection {
   output: Column[];
+  /** What the statement fetches, in the order of the packed row. */
+  items: SelectItem[];
   list: string;
   /** Whole statement texts by their variable tail (FROM/WHERE/ORDER): one string per shape. */
   texts: Map<string, string>;
@@ -26,7 +29,8 @@ export function projection(dict: Dictionary, table: Table, select: string[] | un
   let p = cache.get(key);
   if (!p) {
     const output = outputColumns(table, select);
-    p = { output, list: selectList(dict, table, fetchedColumns(table, output), alias).join(', '), texts: new Map() };
+    const items = selectItems(dict, table, fetchedColumns(table, output), alias);
+    p = { output, items, list: packedSelect(items), texts: new Map() };
     if (cache.size < MAX_PROJECTIONS) cache.set(key, p);
   }
   return p;

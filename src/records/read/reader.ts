@@ -11,6 +11,7 @@ import type { ReadOptions } from './read-options.js';
 import { findValRule, valRuleSql } from './valrule-sql.js';
 import { orderClause, whereClause } from './where.js';
 import { runNamed } from './statements.js';
+import { queryPacked } from './packed-row.js';
 
 type Row = Record<string, unknown>;
 
@@ -52,10 +53,10 @@ export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions)
     const count = await runNamed<{ n: number }>(rc.q, countText, countValues);
     return { records: [], rowCount: Number(count.rows[0]!.n), sql: commands };
   }
-  const page = await runNamed<Row>(rc.q, pageText, sql.values);
-  const rowCount = countFromPage(page.rows.length, o.top, o.skip) ?? Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n);
-  const records = page.rows.map((r) => serializeRecord(rc.dict, table, r, { columns: output }));
-  if (o.expand?.length) await expandRecords(rc, table, page.rows, records, o.expand, commands);
+  const page = await queryPacked(rc.q, pageText, sql.values, proj.items);
+  const rowCount = countFromPage(page.length, o.top, o.skip) ?? Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n);
+  const records = page.map((r) => serializeRecord(rc.dict, table, r, { columns: output }));
+  if (o.expand?.length) await expandRecords(rc, table, page, records, o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, records, o.showLabel);
   return { records, rowCount, sql: commands };
 }
@@ -93,7 +94,7 @@ export async function getRecord(rc: ReadContext, table: Table, idText: string, o
   const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false })].join(' AND ');
   const text = statementText(proj, `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`);
   const commands: SqlCommands = new Map([['sql-command', text]]);
-  const { rows } = await runNamed<Row>(rc.q, text, sql.values);
+  const rows = await queryPacked(rc.q, text, sql.values, proj.items);
   if (!rows.length) return missing(rc, table, idText);
   const record = serializeRecord(rc.dict, table, rows[0]!, { columns: output });
   if (o.expand?.length) await expandRecords(rc, table, rows, [record], o.expand, commands);

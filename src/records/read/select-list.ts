@@ -1,5 +1,6 @@
 import { ident } from '../../db/sql.js';
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
+import type { SelectItem } from './packed-row.js';
 
 /** Suffixes of the extra result columns that carry a lookup's identifier and an image's data. */
 export const IDENT_SUFFIX = '$i';
@@ -44,23 +45,31 @@ export function identifierSql(dict: Dictionary, target: Table, keyColumn: string
   return `(SELECT ${expr} FROM ${ident(target.dbName)} ${a} WHERE ${a}.${ident(key.dbName)} = ${fkExpr} LIMIT 1)`;
 }
 
+/** How a column's JSON value is turned back into the value its plain column gives. */
+function decodeOf(c: Column): SelectItem['decode'] {
+  if (c.columnSql) return undefined;
+  if (c.kind === 'binary') return 'binary';
+  if (c.kind === 'date' || c.kind === 'datetime' || c.kind === 'time' || c.kind === 'timestamptz') return 'temporal';
+  return undefined;
+}
+
 /**
- * The select list for a set of output columns of one table alias: the stored values, plus the
- * identifier of every lookup and the data of every image, fetched in the same statement.
+ * What a read of a set of output columns of one table alias fetches: the stored values, plus the
+ * identifier of every lookup and the data of every image, in the same statement.
  */
-export function selectList(dict: Dictionary, table: Table, columns: Column[], alias: string): string[] {
+export function selectItems(dict: Dictionary, table: Table, columns: Column[], alias: string): SelectItem[] {
   const a = ident(alias);
   const aliases = new AliasSource();
-  const out: string[] = [];
+  const out: SelectItem[] = [];
   for (const c of columns) {
     const valueExpr = c.columnSql ? `(${c.columnSql})` : `${a}.${ident(c.dbName)}`;
-    out.push(`${valueExpr} AS ${ident(c.dbName)}`);
+    out.push({ expr: valueExpr, name: c.dbName, decode: decodeOf(c) });
     if (c.kind === 'foreign-key' && c.lookup) {
       const target = dict.byName.get(c.lookup.tableName.toLowerCase());
       const sql = target && identifierSql(dict, target, c.lookup.keyColumn, valueExpr, c.lookup.displayColumn, aliases);
-      if (sql) out.push(`${sql} AS ${ident(c.dbName + IDENT_SUFFIX)}`);
+      if (sql) out.push({ expr: sql, name: c.dbName + IDENT_SUFFIX });
     } else if (c.kind === 'image') {
-      out.push(`(SELECT encode(img.binarydata, 'base64') FROM ad_image img WHERE img.ad_image_id = ${valueExpr}) AS ${ident(c.dbName + DATA_SUFFIX)}`);
+      out.push({ expr: `(SELECT encode(img.binarydata, 'base64') FROM ad_image img WHERE img.ad_image_id = ${valueExpr})`, name: c.dbName + DATA_SUFFIX });
     }
   }
   return out;

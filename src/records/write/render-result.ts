@@ -2,7 +2,7 @@ import { ident, SqlBuilder } from '../../db/sql.js';
 import type { Table } from '../../dictionary/model.js';
 import { projection, statementText } from '../read/projection.js';
 import type { ReadContext } from '../read/read-context.js';
-import { runNamed } from '../read/statements.js';
+import { queryPacked } from '../read/packed-row.js';
 import { serializeRecord, type JsonObject } from '../serialize.js';
 import type { WriteResult } from './persist.js';
 
@@ -18,8 +18,9 @@ async function readByKeys(rc: ReadContext, table: Table, rows: Row[]): Promise<M
   // One key is compared with =, so that the prepared statement settles on a generic plan
   // instead of planning its identifier subqueries again on every write.
   const match = ids.length === 1 ? `= ${sql.param(ids[0])}::${cast}` : `= ANY(${sql.param(ids)}::${cast}[])`;
-  const text = statementText(projection(rc.dict, table, undefined, 't'), `FROM ${ident(table.dbName)} t WHERE t.${ident(key.dbName)} ${match}`);
-  const found = (await runNamed<Row>(rc.q, text, sql.values)).rows;
+  const proj = projection(rc.dict, table, undefined, 't');
+  const text = statementText(proj, `FROM ${ident(table.dbName)} t WHERE t.${ident(key.dbName)} ${match}`);
+  const found = await queryPacked(rc.q, text, sql.values, proj.items);
   return new Map(found.map((r) => [String(r[key.dbName]), r]));
 }
 

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { statementName, StatementNames } from '../../../src/records/read/statements.js';
-import { AliasSource, selectList } from '../../../src/records/read/select-list.js';
+import { AliasSource, selectItems } from '../../../src/records/read/select-list.js';
+import { packedSelect } from '../../../src/records/read/packed-row.js';
 import { prefixUpperBound } from '../../../src/records/read/filter-sql.js';
 import { fixtureDictionary } from './fixture-dictionary.js';
 
@@ -28,8 +29,8 @@ describe('prepared statement names', () => {
   it('renders the same select list twice as the same text (no process-wide alias counter)', () => {
     const dict = fixtureDictionary();
     const order = dict.byName.get('c_order')!;
-    const first = selectList(dict, order, order.columns, 'c_order').join(', ');
-    const second = selectList(dict, order, order.columns, 'c_order').join(', ');
+    const first = packedSelect(selectItems(dict, order, order.columns, 'c_order'));
+    const second = packedSelect(selectItems(dict, order, order.columns, 'c_order'));
     assert.equal(first, second);
     assert.match(first, /\(SELECT r1\."name"::text FROM "c_bpartner" r1 WHERE r1\."c_bpartner_id" = "c_order"\."c_bpartner_id" LIMIT 1\)/);
   });

@@ -1,0 +1,28 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { packedSelect, unpackRow, type SelectItem } from '../../../src/records/read/packed-row.js';
+
+const item = (name: string, decode?: SelectItem['decode']): SelectItem => ({ expr: `t.${name}`, name, decode });
+
+describe('packed rows', () => {
+  it('packs a narrow row as one JSON array in one column', () => {
+    assert.equal(packedSelect([item('a'), item('b')]), 'json_build_array(json_build_array(t.a, t.b))::text AS "$row"');
+  });
+
+  it('splits a row wider than a function takes into arrays of at most 100 values', () => {
+    const items = Array.from({ length: 205 }, (_, i) => item(`c${i}`));
+    const sql = packedSelect(items);
+    const inner = sql.match(/json_build_array\(t\.[^()]*\)/g)!;
+    assert.deepEqual(inner.map((s) => s.split(',').length), [100, 100, 5]);
+    const row = unpackRow(items, JSON.stringify([Array.from({ length: 100 }, (_, i) => i), Array.from({ length: 100 }, (_, i) => 100 + i), [200, 201, 202, 203, 204]]));
+    assert.equal(row.c0, 0);
+    assert.equal(row.c150, 150);
+    assert.equal(row.c204, 204);
+  });
+
+  it('gives values as a plain select would: timestamps as text, bytea as bytes, JSON as objects', () => {
+    const items = [item('id'), item('created', 'temporal'), item('data', 'binary'), item('props'), item('gone', 'temporal'), item('name')];
+    const row = unpackRow(items, JSON.stringify([[7, '2024-02-29T13:45:00', '\\x68690a', { a: [1, 2] }, null, 'Joe "J"']]));
+    assert.deepEqual(row, { id: 7, created: '2024-02-29 13:45:00', data: Buffer.from('hi\n'), props: { a: [1, 2] }, gone: null, name: 'Joe "J"' });
+  });
+});
