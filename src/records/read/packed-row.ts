@@ -36,27 +36,47 @@ function hexBytes(v: string): Buffer {
   return Buffer.from(v.startsWith('\\x') ? v.slice(2) : v, 'hex');
 }
 
-/** One packed row as the object a plain SELECT of the items would have given. */
-export function unpackRow(items: readonly SelectItem[], packed: string): Row {
-  const chunks = JSON.parse(packed) as unknown[][];
-  const row: Row = {};
-  let i = 0;
-  for (const chunk of chunks) {
-    for (const raw of chunk) {
-      const item = items[i++]!;
-      let v = raw;
-      if (v !== null && item.decode) {
-        // Timestamps come as ISO text with a T; bytea as hex text.
-        v = item.decode === 'binary' ? hexBytes(String(v)) : String(v).replace('T', ' ');
-      }
-      row[item.name] = v;
-    }
+type RowMaker = (values: unknown[]) => Row;
+
+const MAX_MAKERS = 1000;
+const makers = new Map<string, RowMaker>();
+
+/**
+ * A function that makes the row object of a list of names. Its constructor assigns every name in
+ * order, so all rows of one shape share one hidden class with the values stored inline: one
+ * allocation per row instead of a hash table, which keeps wide pages cheap to build and collect.
+ * Names are embedded as JSON string literals, so no name can change the generated code.
+ */
+function rowMaker(items: readonly SelectItem[]): RowMaker {
+  const key = items.map((it) => it.name).join('\u0000');
+  let make = makers.get(key);
+  if (!make) {
+    const body = items.map((it, i) => `this[${JSON.stringify(it.name)}] = v[${i}];`).join('\n');
+    const Row = new Function('v', body) as unknown as new (v: unknown[]) => Row;
+    // Rows stay plain objects to every consumer (prototype, equality, spreading).
+    Row.prototype = Object.prototype;
+    make = (v) => new Row(v);
+    if (makers.size < MAX_MAKERS) makers.set(key, make);
   }
-  return row;
+  return make;
+}
+
+/** One packed row as the object a plain SELECT of the items would have given. */
+export function unpackRow(items: readonly SelectItem[], packed: string, make: RowMaker = rowMaker(items)): Row {
+  const chunks = JSON.parse(packed) as unknown[][];
+  const values = chunks.length === 1 ? chunks[0]! : chunks.flat();
+  for (let i = 0; i < values.length; i++) {
+    const decode = items[i]?.decode;
+    const v = values[i];
+    // Timestamps come as ISO text with a T; bytea as hex text.
+    if (decode && v !== null) values[i] = decode === 'binary' ? hexBytes(String(v)) : String(v).replace('T', ' ');
+  }
+  return make(values);
 }
 
 /** Runs a statement whose select list is `packedSelect(items)` and unpacks its rows. */
 export async function queryPacked(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[]): Promise<Row[]> {
   const { rows } = await runNamed<Record<string, string>>(q, text, values);
-  return rows.map((r) => unpackRow(items, r[PACKED]!));
+  const make = rowMaker(items);
+  return rows.map((r) => unpackRow(items, r[PACKED]!, make));
 }
