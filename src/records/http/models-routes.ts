@@ -4,7 +4,7 @@ import { tableFromPath } from './table-from-path.js';
 import type { Services } from '../../services.js';
 import { parseReadOptions } from '../read/read-options.js';
 import type { ReadContext } from '../read/read-context.js';
-import { getRecord, getRecordJson, getRecordProperty, listRecords } from '../read/reader.js';
+import { getRecord, getRecordProperty, listRecords } from '../read/reader.js';
 import type { JsonObject } from '../serialize.js';
 import { comparesTextBytewise } from '../read/statements.js';
 
@@ -26,17 +26,6 @@ function withSql(record: JsonObject, commands: Map<string, string>, show: boolea
   for (const [k, v] of commands) out[k] = v;
   return out;
 }
-
-/** `,"key":value` members of a JSON text for each entry. */
-const jsonMembers = (entries: Iterable<[string, unknown]>): string => [...entries].map(([k, v]) => `,${JSON.stringify(k)}:${JSON.stringify(v)}`).join('');
-
-/** A record's JSON text with the showsql members added after its own (the object path's order). */
-function recordTextWithSql(json: string, commands: Map<string, string>, show: boolean): string {
-  if (!show || commands.size === 0) return json;
-  return json === '{}' ? `{${jsonMembers(commands).slice(1)}}` : `${json.slice(0, -1)}${jsonMembers(commands)}}`;
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** GET /models, /models/{table}, /models/{table}/{id}, /models/{table}/{id}/{property}. */
 export async function modelReadRoutes(app: FastifyInstance, s: Services): Promise<void> {
@@ -64,30 +53,18 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     reply.header('X-Records-Size', o.top);
     reply.header('X-Skip-Records', o.skip);
     reply.header('X-Row-Count', result.rowCount);
-    const head: [string, unknown][] = [['page-count', pageCount], ['records-size', o.top], ['skip-records', o.skip], ['row-count', result.rowCount]];
-    if (o.showSql) head.push(...result.sql);
-    if (result.json) {
-      // Records rendered by the database are passed on as they are, inside the same envelope.
-      reply.header('X-Array-Count', result.json.length);
-      reply.type(JSON_TYPE);
-      return `{${jsonMembers(head).slice(1)},"records":[${result.json.join(',')}],"array-count":${result.json.length}}`;
-    }
     reply.header('X-Array-Count', result.records.length);
-    const body: JsonObject = Object.fromEntries(head) as JsonObject;
+    const body: JsonObject = { 'page-count': pageCount, 'records-size': o.top, 'skip-records': o.skip, 'row-count': result.rowCount };
+    if (o.showSql) for (const [k, v] of result.sql) body[k] = v;
     if (o.showSql !== 'nodata') body.records = result.records;
     body['array-count'] = result.records.length;
     return body;
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id', async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id', async (req) => {
     const table = tableFromPath(s, req.params.table);
     const limits = await queryLimits(s, req.auth.clientId);
     const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
-    const rendered = await getRecordJson(readContext(s, req, prefixRange), table, req.params.id, o);
-    if (rendered) {
-      reply.type(JSON_TYPE);
-      return recordTextWithSql(rendered.json, rendered.sql, o.showSql !== false);
-    }
     const { record, sql } = await getRecord(readContext(s, req, prefixRange), table, req.params.id, o);
     return withSql(record, sql, o.showSql !== false);
   });

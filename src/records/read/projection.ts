@@ -2,7 +2,6 @@ import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import { fetchedColumns, outputColumns } from './output-columns.js';
 import { selectItems } from './select-list.js';
 import { packedSelect, type SelectItem } from './packed-row.js';
-import { recordJsonSql } from './record-json-sql.js';
 
 /** What a read of one table with one $select returns and the SELECT list that fetches it. */
 export interface Projection {
@@ -12,13 +11,7 @@ export interface Projection {
   list: string;
   /** Whole statement texts by their variable tail (FROM/WHERE/ORDER): one string per shape. */
   texts: Map<string, string>;
-  /** The select list that returns each record as its JSON text, in column "$json". */
-  rendered: string;
-  renderedTexts: Map<string, string>;
 }
-
-/** Name of the column that carries a record's JSON text. */
-export const RENDERED = '$json';
 
 const MAX_PROJECTIONS = 2000;
 const MAX_TEXTS = 64;
@@ -37,25 +30,18 @@ export function projection(dict: Dictionary, table: Table, select: string[] | un
   if (!p) {
     const output = outputColumns(table, select);
     const items = selectItems(dict, table, fetchedColumns(table, output), alias);
-    const rendered = `${recordJsonSql(dict, table, output, alias)} AS "${RENDERED}"`;
-    p = { output, items, list: packedSelect(items), texts: new Map(), rendered, renderedTexts: new Map() };
+    p = { output, items, list: packedSelect(items), texts: new Map() };
     if (cache.size < MAX_PROJECTIONS) cache.set(key, p);
   }
   return p;
 }
 
-/** `SELECT <list> <tail>`, the same string instance for the same tail (kept in `texts`). */
-function cachedText(texts: Map<string, string>, list: string, tail: string): string {
-  let text = texts.get(tail);
+/** `SELECT <list> <tail>`, the same string instance for the same tail. */
+export function statementText(p: Projection, tail: string): string {
+  let text = p.texts.get(tail);
   if (!text) {
-    text = `SELECT ${list} ${tail}`;
-    if (texts.size < MAX_TEXTS) texts.set(tail, text);
+    text = `SELECT ${p.list} ${tail}`;
+    if (p.texts.size < MAX_TEXTS) p.texts.set(tail, text);
   }
   return text;
 }
-
-/** The statement that fetches the projection's values (packed) for a FROM/WHERE/ORDER tail. */
-export const statementText = (p: Projection, tail: string): string => cachedText(p.texts, p.list, tail);
-
-/** The statement that fetches each record as its JSON text for a FROM/WHERE/ORDER tail. */
-export const renderedStatementText = (p: Projection, tail: string): string => cachedText(p.renderedTexts, p.rendered, tail);

@@ -5,7 +5,7 @@ import type { Table } from '../../dictionary/model.js';
 import { serializeRecord, columnValue, type JsonObject } from '../serialize.js';
 import { expandRecords, type SqlCommands } from './expand.js';
 import { addAssignedLabels } from './labels.js';
-import { projection, renderedStatementText, RENDERED, statementText, type Projection } from './projection.js';
+import { projection, statementText } from './projection.js';
 import type { ReadContext } from './read-context.js';
 import type { ReadOptions } from './read-options.js';
 import { findValRule, valRuleSql } from './valrule-sql.js';
@@ -16,18 +16,10 @@ import { queryPacked } from './packed-row.js';
 type Row = Record<string, unknown>;
 
 export interface ListResult {
-  /** The records as objects, or, when `json` is set, empty. */
   records: JsonObject[];
-  /** The records as JSON texts, for reads that need no objects (no $expand, no showlabel). */
-  json?: string[];
   rowCount: number;
   sql: SqlCommands;
 }
-
-/** Whether a read can pass on records rendered by the database: nothing is added to them. */
-const rendersInDatabase = (o: Pick<ReadOptions, 'expand' | 'showLabel'>): boolean => !o.expand?.length && !o.showLabel;
-
-const recordTexts = (rows: Record<string, string>[]): string[] => rows.map((r) => r[RENDERED]!);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -55,18 +47,14 @@ export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions)
   const countText = `SELECT count(*) AS n ${from}`;
   const countValues = [...sql.values];
   const order = orderClause(table, alias, o.orderby);
-  const tail = `${from} ORDER BY ${order} LIMIT ${sql.param(o.top)} OFFSET ${sql.param(o.skip)}`;
-  const rendered = rendersInDatabase(o);
-  const pageText = rendered ? renderedStatementText(proj, tail) : statementText(proj, tail);
+  const pageText = statementText(proj, `${from} ORDER BY ${order} LIMIT ${sql.param(o.top)} OFFSET ${sql.param(o.skip)}`);
   const commands: SqlCommands = new Map([['sql-command', pageText]]);
-  const count = async (): Promise<number> => Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n);
-  if (o.showSql === 'nodata') return { records: [], rowCount: await count(), sql: commands };
-  if (rendered) {
-    const json = recordTexts((await runNamed<Record<string, string>>(rc.q, pageText, sql.values)).rows);
-    return { records: [], json, rowCount: countFromPage(json.length, o.top, o.skip) ?? (await count()), sql: commands };
+  if (o.showSql === 'nodata') {
+    const count = await runNamed<{ n: number }>(rc.q, countText, countValues);
+    return { records: [], rowCount: Number(count.rows[0]!.n), sql: commands };
   }
   const page = await queryPacked(rc.q, pageText, sql.values, proj.items);
-  const rowCount = countFromPage(page.length, o.top, o.skip) ?? (await count());
+  const rowCount = countFromPage(page.length, o.top, o.skip) ?? Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n);
   const records = page.map((r) => serializeRecord(rc.dict, table, r, { columns: output }));
   if (o.expand?.length) await expandRecords(rc, table, page, records, o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, records, o.showLabel);
@@ -95,37 +83,18 @@ export interface SingleResult {
   sql: SqlCommands;
 }
 
-/** The projection and FROM/WHERE tail of a read of one record by id or UUID, access rules applied. */
-function singleRead(rc: ReadContext, table: Table, idText: string, select: string[] | undefined): { proj: Projection; tail: string; values: unknown[] } {
+/** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */
+export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>): Promise<SingleResult> {
   assertTableAccess(rc.auth, table);
   const alias = table.dbName;
-  const proj = projection(rc.dict, table, select, alias);
+  const proj = projection(rc.dict, table, o.select, alias);
+  const output = proj.output;
   const sql = new SqlBuilder();
   const cond = keyCondition(table, idText, alias, sql);
   const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false })].join(' AND ');
-  return { proj, tail: `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`, values: sql.values };
-}
-
-/**
- * One record by id or UUID as its JSON text, rendered by the database; null when the read needs
- * objects ($expand, showlabel): then use getRecord.
- */
-export async function getRecordJson(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel'>): Promise<{ json: string; sql: SqlCommands } | null> {
-  if (!rendersInDatabase(o)) return null;
-  const { proj, tail, values } = singleRead(rc, table, idText, o.select);
-  const text = renderedStatementText(proj, tail);
-  const [json] = recordTexts((await runNamed<Record<string, string>>(rc.q, text, values)).rows);
-  if (json === undefined) return missing(rc, table, idText);
-  return { json, sql: new Map([['sql-command', text]]) };
-}
-
-/** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */
-export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>): Promise<SingleResult> {
-  const { proj, tail, values } = singleRead(rc, table, idText, o.select);
-  const output = proj.output;
-  const text = statementText(proj, tail);
+  const text = statementText(proj, `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`);
   const commands: SqlCommands = new Map([['sql-command', text]]);
-  const rows = await queryPacked(rc.q, text, values, proj.items);
+  const rows = await queryPacked(rc.q, text, sql.values, proj.items);
   if (!rows.length) return missing(rc, table, idText);
   const record = serializeRecord(rc.dict, table, rows[0]!, { columns: output });
   if (o.expand?.length) await expandRecords(rc, table, rows, [record], o.expand, commands);
