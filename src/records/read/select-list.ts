@@ -1,6 +1,8 @@
 import { ident } from '../../db/sql.js';
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import type { SelectItem } from './packed-row.js';
+import { sqlType } from '../../dictionary/ddl.js';
+import { hasTextKey } from '../reference-key.js';
 
 /** Suffixes of the extra result columns that carry a lookup's identifier and an image's data. */
 export const IDENT_SUFFIX = '$i';
@@ -45,6 +47,16 @@ export function identifierSql(dict: Dictionary, target: Table, keyColumn: string
   return `(SELECT ${expr} FROM ${ident(target.dbName)} ${a} WHERE ${a}.${ident(key.dbName)} = ${fkExpr} LIMIT 1)`;
 }
 
+/**
+ * A lookup column's value as its target key's type. A few dictionary lookups (AD_Ref_Table's
+ * AD_Key and AD_Display) are stored as text but point at numeric keys: their digits are compared
+ * as a number, anything else matches nothing.
+ */
+export function lookupKeyExpr(dict: Dictionary, c: Column, valueExpr: string): string {
+  if (c.columnSql || hasTextKey(dict, c) || sqlType(c) === 'bigint') return valueExpr;
+  return `CASE WHEN ${valueExpr} ~ '^[0-9]{1,18}$' THEN (${valueExpr})::bigint END`;
+}
+
 /** How a column's JSON value is turned back into the value its plain column gives. */
 function decodeOf(c: Column): SelectItem['decode'] {
   if (c.columnSql) return undefined;
@@ -66,7 +78,7 @@ export function selectItems(dict: Dictionary, table: Table, columns: Column[], a
     out.push({ expr: valueExpr, name: c.dbName, decode: decodeOf(c) });
     if (c.kind === 'foreign-key' && c.lookup) {
       const target = dict.byName.get(c.lookup.tableName.toLowerCase());
-      const sql = target && identifierSql(dict, target, c.lookup.keyColumn, valueExpr, c.lookup.displayColumn, aliases);
+      const sql = target && identifierSql(dict, target, c.lookup.keyColumn, lookupKeyExpr(dict, c, valueExpr), c.lookup.displayColumn, aliases);
       if (sql) out.push({ expr: sql, name: c.dbName + IDENT_SUFFIX });
     } else if (c.kind === 'image') {
       out.push({ expr: `(SELECT encode(img.binarydata, 'base64') FROM ad_image img WHERE img.ad_image_id = ${valueExpr})`, name: c.dbName + DATA_SUFFIX });

@@ -43,6 +43,16 @@ describe('reading records', () => {
     assert.ok(all.body.models.some((m: { 'model-name': string }) => m['model-name'] === 'ad_table'));
   });
 
+  it('reads lookups stored as text that point at numeric keys (AD_Ref_Table.AD_Key)', async () => {
+    const system = await login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });
+    const r = await server.request('GET', '/api/v1/models/ad_ref_table?$top=5', { token: system });
+    assert.equal(r.status, 200, r.text);
+    assert.ok(r.body.records.length > 0);
+    const key = r.body.records[0].AD_Key;
+    assert.equal(typeof key.id, 'number');
+    assert.equal(typeof key.identifier, 'string', JSON.stringify(key));
+  });
+
   it('reads a collection with the envelope and the five X- headers', async () => {
     const r = await get('/api/v1/models/c_tax');
     assert.equal(r.status, 200);
