@@ -12,6 +12,7 @@ import { registerCacheNotifications } from './events/cache-notifications.js';
 import { registerDocumentRules } from './documents/register.js';
 import { AuthService } from './auth/service.js';
 import { registerAuthEvents } from './auth/events.js';
+import { registerIndexColumnRules } from './dictionary/index-rules.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -35,6 +36,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerCacheNotifications(events);
     registerDocumentRules(events);
     registerAuthEvents(events);
+    registerIndexColumnRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const services: Services = { config, db, dictionary, sysConfig, events, log, auth };

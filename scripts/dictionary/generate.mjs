@@ -175,6 +175,7 @@ function fromShort(c) {
     listKey: typeof c.rv === 'string' ? c.rv : null,
     parent: c.parent === 'Y',
     secure: c.secure === 'Y',
+    migration: c.migration ?? 0,
   };
 }
 
@@ -272,102 +273,115 @@ function elementFor(columnName) {
 }
 
 let nextColumnId = 100;
-const tables = [];
-// A supplement table with "migration": N reaches existing databases through migration N. Such tables
-// are numbered after all others, in migration order, so that their columns and elements take new ids
-// and every id an existing database already holds stays what it was.
-const sortedInfos = [...tableInfo.values()].sort((a, b) => (a.migration ?? 0) - (b.migration ?? 0) || a.AD_Table_ID - b.AD_Table_ID);
-for (const info of sortedInfos) {
+
+/** The seed form of one column of a table; takes the next column id (and element id, for a new name). */
+function dictionaryColumn(info, c) {
   const lower = info.TableName.toLowerCase();
   const identifierNames = identifierOverrides.get(lower) ?? (info.identifier ? [info.identifier] : []);
-  const mk = new Set((multiKey.get(lower) ?? []).map((c) => c.toLowerCase()));
-  const columns = [];
-  for (let c of columnsOf(info)) {
-    const qualified = `${info.TableName}.${c.column}`.toLowerCase();
-    const ov = overrides.get(qualified) ?? {};
-    let ref = Number(String(c.ref).replace('~', '')) || 10;
-    const colLower = c.column.toLowerCase();
-    if (integerColumns.has(colLower)) ref = 11;
-    if (buttonColumns.has(colLower)) ref = 28;
-    if (colLower === uuName(info.TableName).toLowerCase() && ref !== 200231) ref = 10;
-    if (colLower === 'record_id') ref = 200202;
-    // Columns whose type the model shows only by name: the audit users and the posting status.
-    if (colLower === 'createdby' || colLower === 'updatedby') {
-      ref = 18;
-      c = { ...c, target: 'AD_User(R110)' };
-    }
-    if (colLower === 'posted' && ref === 28) c = { ...c, target: 'R234' };
-    const target = parseTarget(c.target);
-    let refValue = null;
-    let valRule = target.valRule !== null && valRuleIds.has(target.valRule) ? target.valRule : null;
-    let listRefId = null;
-    if (c.listKey) listRefId = listKeyToId.get(c.listKey);
-    if (ov.rv !== undefined) {
-      if (typeof ov.rv === 'string') listRefId = listKeyToId.get(ov.rv);
-      else refValue = ov.rv;
-    }
-    if (ref === 17 || ref === 200152 || ref === 200161 || ref === 200173) {
-      listRefId = listRefId ?? target.refValue;
-      if (listRefId === null || references.get(listRefId)?.ValidationType !== 'L') {
-        // A list with no known values reads as plain text.
-        ref = 10;
-        listRefId = null;
-      }
-      refValue = listRefId;
-    } else if (ref === 28 && listRefId === null && target.refValue !== null && references.get(target.refValue)?.ValidationType === 'L') {
-      refValue = target.refValue;
-    } else if (ref === 10 && target.refValue !== null && references.get(target.refValue)?.ValidationType === 'L') {
-      refValue = target.refValue;
-    } else if (LOOKUP_TYPES.has(ref) || (ref === 28 && /_ID$/.test(c.column))) {
-      const overrideTable = fkTargetOverride(info.TableName, c.column);
-      const targetTable = overrideTable ?? target.table;
-      if (refValue === null && target.refValue !== null && references.get(target.refValue)?.ValidationType === 'T' && tableNames.has(references.get(target.refValue).table.TableName.toLowerCase())) {
-        refValue = target.refValue;
-      } else if (refValue === null && targetTable && tableNames.has(targetTable.toLowerCase())) {
-        const byName = c.column.replace(/_ID$/, '').toLowerCase() === targetTable.toLowerCase();
-        // TableDir and Search find their table by the column name; anything else needs a table reference.
-        if (!byName || ref === 18) {
-          ref = ref === 19 ? 18 : ref === 30 && !byName ? 30 : ref;
-          refValue = tableRefFor(targetTable);
-        }
-      } else if (refValue === null && !tableNames.has(c.column.replace(/_ID$/, '').toLowerCase())) {
-        // The target table is not part of this dictionary: the column holds a plain id.
-        ref = 11;
-      }
-    }
-    if (refValue !== null && !references.has(refValue)) refValue = null;
-    let def = ov.d !== undefined ? ov.d : c.def || null;
-    if (def && def.endsWith('...')) def = c.column === 'EntityType' ? 'U' : null;
-    const isKey = colLower === `${info.TableName}_ID`.toLowerCase() && !mk.size && ref === 13;
-    const isParent = parents.has(qualified) || c.parent === true || (mk.has(colLower) && /_id$/.test(colLower));
-    const identIndex = identifierNames.findIndex((n) => n.toLowerCase() === colLower);
-    const element = elementFor(c.column);
-    columns.push({
-      AD_Column_ID: nextColumnId++,
-      ColumnName: c.column,
-      Name: element.Name,
-      AD_Element_ID: element.AD_Element_ID,
-      AD_Reference_ID: ref,
-      AD_Reference_Value_ID: refValue,
-      AD_Val_Rule_ID: valRule,
-      FieldLength: ov.l ?? fieldLength(c, ref === 28 && refValue !== null ? 17 : ref, listRefId ?? refValue),
-      DefaultValue: def,
-      IsKey: isKey ? 'Y' : 'N',
-      IsParent: isParent ? 'Y' : 'N',
-      IsMandatory: c.m === 'Y' || isKey ? 'Y' : 'N',
-      IsUpdateable: c.u === 'N' || isKey ? 'N' : 'Y',
-      IsAlwaysUpdateable: 'N',
-      IsIdentifier: identIndex >= 0 ? 'Y' : 'N',
-      SeqNo: identIndex >= 0 ? identIndex + 1 : 0,
-      IsSelectionColumn: identIndex >= 0 || c.column === 'Value' ? 'Y' : 'N',
-      IsTranslated: 'N',
-      IsEncrypted: 'N',
-      IsSecure: ov.secure === 'Y' || c.secure ? 'Y' : 'N',
-      FKConstraintType: ov.fkc ?? null,
-      Version: 0,
-      EntityType: 'D',
-    });
+  const mk = new Set((multiKey.get(lower) ?? []).map((name) => name.toLowerCase()));
+  const qualified = `${info.TableName}.${c.column}`.toLowerCase();
+  const ov = overrides.get(qualified) ?? {};
+  let ref = Number(String(c.ref).replace('~', '')) || 10;
+  const colLower = c.column.toLowerCase();
+  if (integerColumns.has(colLower)) ref = 11;
+  if (buttonColumns.has(colLower)) ref = 28;
+  if (colLower === uuName(info.TableName).toLowerCase() && ref !== 200231) ref = 10;
+  if (colLower === 'record_id') ref = 200202;
+  // Columns whose type the model shows only by name: the audit users and the posting status.
+  if (colLower === 'createdby' || colLower === 'updatedby') {
+    ref = 18;
+    c = { ...c, target: 'AD_User(R110)' };
   }
+  if (colLower === 'posted' && ref === 28) c = { ...c, target: 'R234' };
+  const target = parseTarget(c.target);
+  let refValue = null;
+  let valRule = target.valRule !== null && valRuleIds.has(target.valRule) ? target.valRule : null;
+  let listRefId = null;
+  if (c.listKey) listRefId = listKeyToId.get(c.listKey);
+  if (ov.rv !== undefined) {
+    if (typeof ov.rv === 'string') listRefId = listKeyToId.get(ov.rv);
+    else refValue = ov.rv;
+  }
+  if (ref === 17 || ref === 200152 || ref === 200161 || ref === 200173) {
+    listRefId = listRefId ?? target.refValue;
+    if (listRefId === null || references.get(listRefId)?.ValidationType !== 'L') {
+      // A list with no known values reads as plain text.
+      ref = 10;
+      listRefId = null;
+    }
+    refValue = listRefId;
+  } else if (ref === 28 && listRefId === null && target.refValue !== null && references.get(target.refValue)?.ValidationType === 'L') {
+    refValue = target.refValue;
+  } else if (ref === 10 && target.refValue !== null && references.get(target.refValue)?.ValidationType === 'L') {
+    refValue = target.refValue;
+  } else if (LOOKUP_TYPES.has(ref) || (ref === 28 && /_ID$/.test(c.column))) {
+    const overrideTable = fkTargetOverride(info.TableName, c.column);
+    const targetTable = overrideTable ?? target.table;
+    if (refValue === null && target.refValue !== null && references.get(target.refValue)?.ValidationType === 'T' && tableNames.has(references.get(target.refValue).table.TableName.toLowerCase())) {
+      refValue = target.refValue;
+    } else if (refValue === null && targetTable && tableNames.has(targetTable.toLowerCase())) {
+      const byName = c.column.replace(/_ID$/, '').toLowerCase() === targetTable.toLowerCase();
+      // TableDir and Search find their table by the column name; anything else needs a table reference.
+      if (!byName || ref === 18) {
+        ref = ref === 19 ? 18 : ref === 30 && !byName ? 30 : ref;
+        refValue = tableRefFor(targetTable);
+      }
+    } else if (refValue === null && !tableNames.has(c.column.replace(/_ID$/, '').toLowerCase())) {
+      // The target table is not part of this dictionary: the column holds a plain id.
+      ref = 11;
+    }
+  }
+  if (refValue !== null && !references.has(refValue)) refValue = null;
+  let def = ov.d !== undefined ? ov.d : c.def || null;
+  if (def && def.endsWith('...')) def = c.column === 'EntityType' ? 'U' : null;
+  const isKey = colLower === `${info.TableName}_ID`.toLowerCase() && !mk.size && ref === 13;
+  const isParent = parents.has(qualified) || c.parent === true || (mk.has(colLower) && /_id$/.test(colLower));
+  const identIndex = identifierNames.findIndex((n) => n.toLowerCase() === colLower);
+  const element = elementFor(c.column);
+  return {
+    AD_Column_ID: nextColumnId++,
+    ColumnName: c.column,
+    Name: element.Name,
+    AD_Element_ID: element.AD_Element_ID,
+    AD_Reference_ID: ref,
+    AD_Reference_Value_ID: refValue,
+    AD_Val_Rule_ID: valRule,
+    FieldLength: ov.l ?? fieldLength(c, ref === 28 && refValue !== null ? 17 : ref, listRefId ?? refValue),
+    DefaultValue: def,
+    IsKey: isKey ? 'Y' : 'N',
+    IsParent: isParent ? 'Y' : 'N',
+    IsMandatory: c.m === 'Y' || isKey ? 'Y' : 'N',
+    IsUpdateable: c.u === 'N' || isKey ? 'N' : 'Y',
+    IsAlwaysUpdateable: 'N',
+    IsIdentifier: identIndex >= 0 ? 'Y' : 'N',
+    SeqNo: identIndex >= 0 ? identIndex + 1 : 0,
+    IsSelectionColumn: identIndex >= 0 || c.column === 'Value' ? 'Y' : 'N',
+    IsTranslated: 'N',
+    IsEncrypted: 'N',
+    IsSecure: ov.secure === 'Y' || c.secure ? 'Y' : 'N',
+    FKConstraintType: ov.fkc ?? null,
+    Version: 0,
+    EntityType: 'D',
+  };
+}
+
+// A supplement table with "migration": N reaches existing databases through migration N. Such tables
+// are numbered after all others, in migration order, so that their columns and elements take new ids
+// and every id an existing database already holds stays what it was. A supplement column with
+// "migration": N (one that migration N adds to an existing table) is numbered the same way: after
+// every column of an earlier migration, though it stays in its table's column order.
+const sortedInfos = [...tableInfo.values()].sort((a, b) => (a.migration ?? 0) - (b.migration ?? 0) || a.AD_Table_ID - b.AD_Table_ID);
+const columnsByTable = new Map(sortedInfos.map((info) => [info, []]));
+const columnJobs = sortedInfos.flatMap((info) =>
+  columnsOf(info).map((c, position) => ({ info, c, position, migration: Math.max(info.migration ?? 0, c.migration ?? 0) })),
+);
+// Array.prototype.sort is stable: within one migration, columns keep the table and column order.
+for (const { info, c, position } of columnJobs.sort((a, b) => a.migration - b.migration)) {
+  columnsByTable.get(info)[position] = dictionaryColumn(info, c);
+}
+
+const tables = [];
+for (const info of sortedInfos) {
   tables.push({
     AD_Table_ID: info.AD_Table_ID,
     TableName: info.TableName,
@@ -380,7 +394,7 @@ for (const info of sortedInfos) {
     IsSecurityEnabled: 'N',
     ReplicationType: 'L',
     EntityType: 'D',
-    columns,
+    columns: columnsByTable.get(info),
   });
 }
 

@@ -191,7 +191,8 @@ export function buildDictionary(rows: DictionaryRows, version = 1): Dictionary {
 /**
  * Gives each table its active dictionary indexes, columns in SeqNo order. An index with a column
  * that is not a stored column of its table is left out whole: created with fewer columns it would
- * mean something else (a unique index over fewer columns refuses more rows).
+ * mean something else (a unique index over fewer columns refuses more rows). So is an index that
+ * includes an expression (INCLUDE takes stored columns only) or that has no key column.
  */
 function attachIndexes(rows: DictionaryRows, tables: Map<number, Table>, columnsById: Map<number, Row>): void {
   const columnsOf = new Map<number, Row[]>();
@@ -207,9 +208,12 @@ function attachIndexes(rows: DictionaryRows, tables: Map<number, Table>, columns
   for (const ti of [...(rows.tableIndexes ?? [])].sort(byId)) {
     const table = tables.get(Number(ti.ad_table_id));
     if (!table || !active(ti)) continue;
-    const parts = (columnsOf.get(Number(ti.ad_tableindex_id)) ?? []).sort(order).map((ic) => indexColumn(ic, table, columnsById));
-    if (parts.length === 0 || !parts.every((p): p is IndexColumn => p !== null)) continue;
-    table.indexes.push({ name: String(ti.name).toLowerCase().slice(0, 63), unique: yes(ti.isunique), columns: parts });
+    const rowsOfIndex = (columnsOf.get(Number(ti.ad_tableindex_id)) ?? []).sort(order);
+    const keys = rowsOfIndex.filter((ic) => !yes(ic.isincluded)).map((ic) => indexColumn(ic, table, columnsById));
+    const included = rowsOfIndex.filter((ic) => yes(ic.isincluded)).map((ic) => indexColumn(ic, table, columnsById));
+    if (keys.length === 0 || !keys.every((p): p is IndexColumn => p !== null)) continue;
+    if (!included.every((p): p is { column: string } => p !== null && 'column' in p)) continue;
+    table.indexes.push({ name: String(ti.name).toLowerCase().slice(0, 63), unique: yes(ti.isunique), columns: keys, include: included.map((p) => p.column) });
   }
 }
 

@@ -1,6 +1,6 @@
 import { ident } from '../db/sql.js';
 import { DisplayType } from './display-type.js';
-import type { Column, Table } from './model.js';
+import type { Column, Table, TableIndex } from './model.js';
 
 /** PostgreSQL type of a stored column, derived from its display type, name and length. */
 export function sqlType(col: Column): string {
@@ -60,15 +60,33 @@ export interface IndexDefinition {
   statement: string;
 }
 
-function indexDefinition(table: Table, name: string, unique: boolean, columns: string[]): IndexDefinition {
+function indexDefinition(table: Table, name: string, unique: boolean, columns: string[], include: string[] = []): IndexDefinition {
   // PostgreSQL cuts longer names to 63 characters; cutting them here keeps the name we look for the one it keeps.
   const n = name.slice(0, 63);
-  return { name: n, statement: `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${ident(n)} ON ${ident(table.dbName)} (${columns.join(', ')})` };
+  const included = include.length ? ` INCLUDE (${include.join(', ')})` : '';
+  return { name: n, statement: `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${ident(n)} ON ${ident(table.dbName)} (${columns.join(', ')})${included}` };
+}
+
+/** Name of the built-in index on the first identifier of a table. */
+export const identifierIndexName = (table: Table): string => `${table.dbName}_ident_idx`.slice(0, 63);
+
+/**
+ * The dictionary index whose first key column is the table's first identifier, if any. It returns
+ * rows in identifier order as the built-in identifier index would, so that one is not created.
+ */
+export function identifierIndexReplacement(table: Table): TableIndex | undefined {
+  const firstIdentifier = table.identifiers.find((c) => !c.columnSql);
+  if (!firstIdentifier) return undefined;
+  return table.indexes.find((index) => {
+    const lead = index.columns[0];
+    return lead !== undefined && 'column' in lead && lead.column === firstIdentifier.dbName;
+  });
 }
 
 /**
  * The indexes of a table: first those every table gets (unique UUID, parent links for detail
- * reads, first identifier), then the ones its dictionary entry asks for (AD_TableIndex).
+ * reads, first identifier), then the ones its dictionary entry asks for (AD_TableIndex), with
+ * their included (INCLUDE) columns.
  */
 export function tableIndexes(table: Table): IndexDefinition[] {
   const out: IndexDefinition[] = [];
@@ -83,11 +101,14 @@ export function tableIndexes(table: Table): IndexDefinition[] {
   // The identifier alone, not behind the client: reads see their client's and System's rows
   // (AD_Client_ID IN (0, n)), and only an index led by the identifier returns those in identifier
   // order, so that a page ordered by name stops after its rows instead of sorting every match.
-  if (client && firstIdentifier) out.push(indexDefinition(table, `${t}_ident_idx`, false, [ident(firstIdentifier.dbName)]));
+  // A dictionary index led by the identifier does that too; a second one would only slow writes.
+  if (client && firstIdentifier && !identifierIndexReplacement(table)) {
+    out.push(indexDefinition(table, identifierIndexName(table), false, [ident(firstIdentifier.dbName)]));
+  }
   for (const index of table.indexes) {
     // An expression is dictionary SQL, used as written; parentheses make any expression valid here.
     const columns = index.columns.map((c) => ('column' in c ? ident(c.column) : `(${c.expression})`));
-    out.push(indexDefinition(table, index.name, index.unique, columns));
+    out.push(indexDefinition(table, index.name, index.unique, columns, index.include.map((c) => ident(c))));
   }
   return out;
 }

@@ -5,7 +5,8 @@ import type { Dictionary } from './model.js';
 /**
  * Reads the dictionary tables and builds the typed dictionary. Each table arrives as one JSON
  * document (json_agg) rather than thousands of rows: decoding one text value is far cheaper than
- * decoding rows one by one, which keeps start-up and reloads fast.
+ * decoding rows one by one, which keeps start-up and reloads fast. AD_IndexColumn comes as whole
+ * rows: migrations before 5 load the dictionary of databases that lack its IsIncluded column.
  */
 export async function loadDictionary(db: Queryable, version = 1): Promise<Dictionary> {
   const { rows } = await db.query<{
@@ -30,8 +31,7 @@ export async function loadDictionary(db: Queryable, version = 1): Promise<Dictio
             (SELECT coalesce(json_agg(v), '[]') FROM ad_val_rule v) AS valrules,
             (SELECT coalesce(json_agg(i), '[]') FROM (
                SELECT ad_tableindex_id, ad_table_id, name, isunique, isactive FROM ad_tableindex) i) AS tableindexes,
-            (SELECT coalesce(json_agg(ic), '[]') FROM (
-               SELECT ad_indexcolumn_id, ad_tableindex_id, ad_column_id, columnsql, seqno, isactive FROM ad_indexcolumn) ic) AS indexcolumns`,
+            (SELECT coalesce(json_agg(ic), '[]') FROM ad_indexcolumn ic) AS indexcolumns`,
   );
   const r = rows[0]!;
   const parse = (v: unknown): Row[] => (typeof v === 'string' ? (JSON.parse(v) as Row[]) : (v as Row[]));

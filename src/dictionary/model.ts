@@ -54,8 +54,13 @@ export interface TableIndex {
   /** Physical (lower-case) index name. */
   name: string;
   unique: boolean;
-  /** In SeqNo order. */
+  /** The key columns, in SeqNo order. */
   columns: IndexColumn[];
+  /**
+   * Non-key columns (INCLUDE; AD_IndexColumn.IsIncluded), physical names in SeqNo order: stored in
+   * the index so that a scan can check them without visiting the table. Stored columns only.
+   */
+  include: string[];
 }
 
 export interface Table {

@@ -12,7 +12,7 @@ const MAX_PARAMS = 30000;
  * default (quoted or not), now() for SYSDATE, and the row's own client/org for their context
  * variables. Defaults that need a session or a query do not apply to seed data.
  */
-function seedDefault(col: Column, row: Record<string, unknown>, now: string): unknown {
+export function seedDefault(col: Column, row: Record<string, unknown>, now: string): unknown {
   const n = col.dbName;
   if (n === 'created' || n === 'updated') return now;
   if (n === 'createdby' || n === 'updatedby') return SEED_USER;

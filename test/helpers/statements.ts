@@ -2,6 +2,7 @@ import type { Db, Tx } from '../../src/db/types.js';
 
 export interface RecordedStatement {
   text: string;
+  params?: readonly unknown[];
   name?: string;
 }
 
@@ -11,18 +12,19 @@ export interface RecordedStatement {
  */
 export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise<{ result: T; statements: RecordedStatement[] }> {
   const statements: RecordedStatement[] = [];
-  const record = (text: string, o?: { name?: string }) => statements.push({ text, ...(o?.name ? { name: o.name } : {}) });
+  const record = (text: string, params?: readonly unknown[], o?: { name?: string }) =>
+    statements.push({ text, ...(params ? { params } : {}), ...(o?.name ? { name: o.name } : {}) });
   const query = db.query.bind(db);
   const tx = db.tx.bind(db);
   db.query = ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
-    record(text, o);
+    record(text, params, o);
     return query(text, params, o);
   }) as Db['query'];
   db.tx = (<R>(work: (t: Tx) => Promise<R>) =>
     tx((t) => {
       const inner = t.query.bind(t);
       t.query = ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
-        record(text, o);
+        record(text, params, o);
         return inner(text, params, o);
       }) as Tx['query'];
       return work(t);

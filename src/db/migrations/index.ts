@@ -3,7 +3,9 @@ import { ident } from '../sql.js';
 import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedTables } from '../../seed/add-tables.js';
+import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
+import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
 
 export interface Migration {
@@ -47,4 +49,31 @@ export const migrations: Migration[] = [
       for (const table of dict.tables) if (!table.isView) await tx.query(`DROP INDEX IF EXISTS ${ident(`${table.dbName}_client_ident_idx`.slice(0, 63))}`);
     },
   },
+  {
+    version: 5,
+    name: 'included index columns (AD_IndexColumn.IsIncluded); dictionary indexes led by the identifier replace the built-in one',
+    async up(tx) {
+      // The column IsIncluded and the seed's index rows that use it (c_bpartner_name).
+      await addSeedTables(tx, ['AD_TableIndex', 'AD_IndexColumn']);
+      const dict = await loadDictionary(tx);
+      await synchroniseSchema(tx, dict);
+      await dropReplacedIdentifierIndexes(tx, dict);
+    },
+  },
 ];
+
+/**
+ * Drops each built-in identifier index that a dictionary index led by the same column replaces,
+ * once that index exists: a unique one that the rows do not allow is not created, and the
+ * built-in index then keeps serving identifier-ordered pages.
+ */
+async function dropReplacedIdentifierIndexes(tx: Tx, dict: Dictionary): Promise<void> {
+  for (const table of dict.tables) {
+    if (table.isView) continue;
+    const replacement = identifierIndexReplacement(table);
+    const builtIn = identifierIndexName(table);
+    if (!replacement || replacement.name === builtIn) continue;
+    const { rows } = await tx.query('SELECT 1 FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexname = $2', [table.dbName, replacement.name]);
+    if (rows.length) await tx.query(`DROP INDEX IF EXISTS ${ident(builtIn)}`);
+  }
+}

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildDictionary, type Row } from '../../../src/dictionary/build.js';
-import { indexStatements } from '../../../src/dictionary/ddl.js';
+import { identifierIndexName, identifierIndexReplacement, indexStatements, tableIndexes } from '../../../src/dictionary/ddl.js';
 import { readSeed } from '../../../src/seed/bootstrap.js';
 import { col } from '../records/fixture-dictionary.js';
 
@@ -48,8 +48,8 @@ describe('dictionary indexes', () => {
       ],
     );
     assert.deepEqual(dict.byName.get('ad_user')!.indexes, [
-      { name: 'ad_user_bpartner', unique: false, columns: [{ column: 'c_bpartner_id' }] },
-      { name: 'ad_user_client_email', unique: true, columns: [{ column: 'ad_client_id' }, { expression: 'lower(EMail)' }] },
+      { name: 'ad_user_bpartner', unique: false, columns: [{ column: 'c_bpartner_id' }], include: [] },
+      { name: 'ad_user_client_email', unique: true, columns: [{ column: 'ad_client_id' }, { expression: 'lower(EMail)' }], include: [] },
     ]);
     assert.deepEqual(dict.byName.get('c_bpartner')!.indexes, []);
   });
@@ -75,6 +75,78 @@ describe('dictionary indexes', () => {
     ]);
   });
 
+  it('renders included columns after the key columns, each group in SeqNo order', () => {
+    const dict = dictionaryWith(
+      [tableIndex(1, 114, 'AD_User_BPartner_Covering', { isunique: 'Y' })],
+      [
+        indexColumn(10, 1, 30, { ad_column_id: 5, isincluded: 'Y' }),
+        indexColumn(11, 1, 20, { ad_column_id: 3, isincluded: 'N' }),
+        indexColumn(12, 1, 10, { ad_column_id: 6 }),
+        indexColumn(13, 1, 15, { ad_column_id: 4, isincluded: 'Y' }),
+      ],
+    );
+    const table = dict.byName.get('ad_user')!;
+    assert.deepEqual(table.indexes, [
+      { name: 'ad_user_bpartner_covering', unique: true, columns: [{ column: 'c_bpartner_id' }, { column: 'ad_client_id' }], include: ['name', 'email'] },
+    ]);
+    assert.equal(
+      indexStatements(table).at(-1),
+      'CREATE UNIQUE INDEX IF NOT EXISTS "ad_user_bpartner_covering" ON "ad_user" ("c_bpartner_id", "ad_client_id") INCLUDE ("name", "email")',
+    );
+  });
+
+  it('leaves out an index that includes an expression or a column it cannot store, or has no key column', () => {
+    const dict = dictionaryWith(
+      [tableIndex(1, 114, 'ad_user_include_expression'), tableIndex(2, 114, 'ad_user_include_virtual'), tableIndex(3, 114, 'ad_user_include_only'), tableIndex(4, 114, 'ad_user_kept')],
+      [
+        indexColumn(10, 1, 10, { ad_column_id: 6 }),
+        indexColumn(11, 1, 20, { columnsql: 'lower(EMail)', isincluded: 'Y' }),
+        indexColumn(12, 2, 10, { ad_column_id: 6 }),
+        indexColumn(13, 2, 20, { ad_column_id: 7, isincluded: 'Y' }),
+        indexColumn(14, 3, 10, { ad_column_id: 5, isincluded: 'Y' }),
+        indexColumn(15, 4, 10, { ad_column_id: 6 }),
+        indexColumn(16, 4, 20, { ad_column_id: 5, isincluded: 'Y' }),
+      ],
+    );
+    assert.deepEqual(
+      dict.byName.get('ad_user')!.indexes.map((i) => i.name),
+      ['ad_user_kept'],
+    );
+  });
+
+  it('a dictionary index led by the first identifier replaces the built-in identifier index', () => {
+    const dict = dictionaryWith(
+      [tableIndex(1, 114, 'AD_User_Name')],
+      [indexColumn(10, 1, 10, { ad_column_id: 4 }), indexColumn(11, 1, 20, { ad_column_id: 3, isincluded: 'Y' })],
+    );
+    const table = dict.byName.get('ad_user')!;
+    assert.equal(identifierIndexReplacement(table)?.name, 'ad_user_name');
+    assert.deepEqual(indexStatements(table), [
+      'CREATE UNIQUE INDEX IF NOT EXISTS "ad_user_uu_idx" ON "ad_user" ("ad_user_uu")',
+      'CREATE INDEX IF NOT EXISTS "ad_user_name" ON "ad_user" ("name") INCLUDE ("ad_client_id")',
+    ]);
+  });
+
+  it('an index that has the identifier only behind another column, or only included, leaves the built-in one', () => {
+    const dict = dictionaryWith(
+      [tableIndex(1, 114, 'AD_User_Client_Name'), tableIndex(2, 114, 'AD_User_BPartner_Name'), tableIndex(3, 114, 'AD_User_Lower_Name')],
+      [
+        indexColumn(10, 1, 10, { ad_column_id: 3 }),
+        indexColumn(11, 1, 20, { ad_column_id: 4 }),
+        indexColumn(12, 2, 10, { ad_column_id: 6 }),
+        indexColumn(13, 2, 20, { ad_column_id: 4, isincluded: 'Y' }),
+        indexColumn(14, 3, 10, { columnsql: 'lower(Name)' }),
+      ],
+    );
+    const table = dict.byName.get('ad_user')!;
+    assert.equal(identifierIndexReplacement(table), undefined);
+    assert.deepEqual(
+      tableIndexes(table).map((i) => i.name),
+      ['ad_user_uu_idx', identifierIndexName(table), 'ad_user_client_name', 'ad_user_bpartner_name', 'ad_user_lower_name'],
+    );
+    assert.equal(identifierIndexName(table), 'ad_user_ident_idx');
+  });
+
   it('cuts index names to the 63 characters PostgreSQL keeps', () => {
     const long = 'ad_user_' + 'x'.repeat(80);
     const dict = dictionaryWith([tableIndex(1, 114, long)], [indexColumn(10, 1, 10, { ad_column_id: 6 })]);
@@ -91,8 +163,23 @@ describe('dictionary indexes', () => {
       const found = built.get(String(row.Name).toLowerCase());
       assert.ok(found, `${String(row.Name)} is built`);
       assert.equal(found.table, dict.byId.get(Number(row.AD_Table_ID))!.name);
-      assert.equal(found.index.columns.length, columns.filter((c) => c.AD_TableIndex_ID === row.AD_TableIndex_ID).length, `${String(row.Name)} keeps all its columns`);
+      const declared = columns.filter((c) => c.AD_TableIndex_ID === row.AD_TableIndex_ID);
+      assert.equal(found.index.columns.length, declared.filter((c) => c.IsIncluded !== 'Y').length, `${String(row.Name)} keeps all its key columns`);
+      assert.equal(found.index.include.length, declared.filter((c) => c.IsIncluded === 'Y').length, `${String(row.Name)} keeps all its included columns`);
     }
     assert.deepEqual(dict.byName.get('ad_user')!.indexes.find((i) => i.name === 'ad_user_bpartner')?.columns, [{ column: 'c_bpartner_id' }]);
+  });
+
+  it('the seed gives business partners a name index that covers their counts, in place of the identifier index', () => {
+    const { dict } = readSeed();
+    const partner = dict.byName.get('c_bpartner')!;
+    assert.deepEqual(
+      partner.indexes.find((i) => i.name === 'c_bpartner_name'),
+      { name: 'c_bpartner_name', unique: false, columns: [{ column: 'name' }], include: ['ad_client_id', 'ad_org_id', 'isactive', 'iscustomer', 'isvendor', 'isemployee'] },
+    );
+    const names = tableIndexes(partner).map((i) => i.name);
+    assert.ok(names.includes('c_bpartner_name'));
+    assert.ok(!names.includes('c_bpartner_ident_idx'), names.join(', '));
+    assert.ok(tableIndexes(dict.byName.get('c_order')!).some((i) => i.name === 'c_order_ident_idx'), 'other tables keep theirs');
   });
 });
