@@ -40,6 +40,8 @@ type RowMaker = (values: unknown[]) => Row;
 
 const MAX_MAKERS = 1000;
 const makers = new Map<string, RowMaker>();
+// A projection's items are one array for its lifetime: its maker is found without joining names.
+const makersByItems = new WeakMap<readonly SelectItem[], RowMaker>();
 
 /**
  * A function that makes the row object of a list of names. Its constructor assigns every name in
@@ -48,6 +50,8 @@ const makers = new Map<string, RowMaker>();
  * Names are embedded as JSON string literals, so no name can change the generated code.
  */
 function rowMaker(items: readonly SelectItem[]): RowMaker {
+  const known = makersByItems.get(items);
+  if (known) return known;
   const key = items.map((it) => it.name).join('\u0000');
   let make = makers.get(key);
   if (!make) {
@@ -58,6 +62,7 @@ function rowMaker(items: readonly SelectItem[]): RowMaker {
     make = (v) => new Row(v);
     if (makers.size < MAX_MAKERS) makers.set(key, make);
   }
+  makersByItems.set(items, make);
   return make;
 }
 

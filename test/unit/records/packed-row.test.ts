@@ -25,4 +25,13 @@ describe('packed rows', () => {
     const row = unpackRow(items, JSON.stringify([[7, '2024-02-29T13:45:00', '\\x68690a', { a: [1, 2] }, null, 'Joe "J"']]));
     assert.deepEqual(row, { id: 7, created: '2024-02-29 13:45:00', data: Buffer.from('hi\n'), props: { a: [1, 2] }, gone: null, name: 'Joe "J"' });
   });
+
+  it('keeps any name a plain key of the row, whatever characters it holds', () => {
+    const odd = 'a"]; throw new Error("x"); //\u2028\'';
+    const items = [item(odd), item('b')];
+    const row = unpackRow(items, JSON.stringify([[1, 2]]));
+    assert.deepEqual(Object.keys(row), [odd, 'b']);
+    assert.equal(row[odd], 1);
+    assert.equal(Object.getPrototypeOf(row), Object.prototype);
+  });
 });
