@@ -18,7 +18,7 @@ interface PhysicalColumn {
 }
 
 /** The physical columns of the current schema with their declared types. */
-async function physicalColumns(q: Queryable): Promise<Map<string, Map<string, string>>> {
+export async function physicalColumns(q: Queryable): Promise<Map<string, Map<string, string>>> {
   const { rows } = await q.query<PhysicalColumn>(
     `SELECT c.relname AS table_name, a.attname AS column_name, format_type(a.atttypid, a.atttypmod) AS type
        FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace

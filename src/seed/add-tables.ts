@@ -1,6 +1,7 @@
 import { ident } from '../db/sql.js';
 import type { Tx } from '../db/types.js';
 import { addColumnStatement, createTableStatements, isStored } from '../dictionary/ddl.js';
+import { physicalColumns } from '../dictionary/sync.js';
 import type { Row } from '../dictionary/build.js';
 import type { Table } from '../dictionary/model.js';
 import { alignIdSequence, createTableSequenceRows, FIRST_USER_ID, readSeed, seedTable } from './bootstrap.js';
@@ -20,9 +21,10 @@ const inSet = (ids: Set<number>, column: string) => (r: Row): boolean => ids.has
 export async function addSeedTables(tx: Tx, names: string[], now = new Date().toISOString()): Promise<void> {
   const { rows: seed, data, dict } = readSeed();
   const tables = names.map((name) => seedTable(dict, name));
+  const physical = await physicalColumns(tx);
   for (const table of tables) {
     // Before the table's indexes, which may name the new columns.
-    await addMissingColumns(tx, table, now);
+    await addMissingColumns(tx, table, physical.get(table.dbName), now);
     for (const stmt of createTableStatements(table, FIRST_USER_ID)) await tx.query(stmt);
   }
 
@@ -44,14 +46,9 @@ export async function addSeedTables(tx: Tx, names: string[], now = new Date().to
  * Adds the stored columns a table that exists lacks. Its rows get the value a seed row would get
  * for a column it leaves out, so that a Yes-No column with default 'N' reads 'N', not null.
  */
-async function addMissingColumns(tx: Tx, table: Table, now: string): Promise<void> {
-  const { rows } = await tx.query<{ column_name: string }>(
-    'SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1',
-    [table.dbName],
-  );
+async function addMissingColumns(tx: Tx, table: Table, present: Map<string, string> | undefined, now: string): Promise<void> {
   // No columns: the table does not exist yet and is created with all of them.
-  if (rows.length === 0) return;
-  const present = new Set(rows.map((r) => r.column_name));
+  if (!present) return;
   for (const column of table.columns.filter(isStored)) {
     if (present.has(column.dbName)) continue;
     await tx.query(addColumnStatement(table, column));

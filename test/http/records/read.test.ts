@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { recordStatements } from '../../helpers/statements.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { login } from '../../helpers/login.js';
+import { login, systemLogin } from '../../helpers/login.js';
 
 const q = (s: string) => encodeURIComponent(s);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -37,14 +37,14 @@ describe('reading records', () => {
     const bp = r.body.models.find((m: { 'model-name': string }) => m['model-name'] === 'c_bpartner');
     assert.equal(bp.id, 291);
     assert.equal(typeof bp.name, 'string');
-    const system = await login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });
+    const system = await systemLogin(server);
     const all = await server.request('GET', '/api/v1/models', { token: system });
     assert.equal(all.status, 200);
     assert.ok(all.body.models.some((m: { 'model-name': string }) => m['model-name'] === 'ad_table'));
   });
 
   it('reads lookups stored as text that point at numeric keys (AD_Ref_Table.AD_Key)', async () => {
-    const system = await login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });
+    const system = await systemLogin(server);
     const r = await server.request('GET', '/api/v1/models/ad_ref_table?$top=5', { token: system });
     assert.equal(r.status, 200, r.text);
     assert.ok(r.body.records.length > 0);
