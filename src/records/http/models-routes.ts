@@ -4,7 +4,7 @@ import { tableFromPath } from './table-from-path.js';
 import type { Services } from '../../services.js';
 import { parseReadOptions } from '../read/read-options.js';
 import type { ReadContext } from '../read/read-context.js';
-import { getRecord, getRecordProperty, listRecords } from '../read/reader.js';
+import { getRecord, getRecordJson, getRecordProperty, listRecords } from '../read/reader.js';
 import type { JsonObject } from '../serialize.js';
 import { comparesTextBytewise } from '../read/statements.js';
 
@@ -27,6 +27,21 @@ function withSql(record: JsonObject, commands: Map<string, string>, show: boolea
   return out;
 }
 
+/** `,"key":value` members of a JSON text, one for each entry. */
+const jsonMembers = (entries: Iterable<[string, unknown]>): string => {
+  let out = '';
+  for (const [k, v] of entries) out += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  return out;
+};
+
+/** A record's JSON text with the showsql members after its own (where the object path puts them). */
+function recordTextWithSql(json: string, commands: Map<string, string>, show: boolean): string {
+  if (!show || commands.size === 0) return json;
+  return json === '{}' ? `{${jsonMembers(commands).slice(1)}}` : `${json.slice(0, -1)}${jsonMembers(commands)}}`;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** GET /models, /models/{table}, /models/{table}/{id}, /models/{table}/{id}/{property}. */
 export async function modelReadRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const prefixRange = await comparesTextBytewise(s.db);
@@ -47,25 +62,41 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     const table = tableFromPath(s, req.params.table);
     const limits = await queryLimits(s, req.auth.clientId);
     const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
-    const result = await listRecords(readContext(s, req, prefixRange), table, o);
+    const rc = readContext(s, req, prefixRange);
+    // The page, its count and any details are read on one connection, taken once.
+    const result = await s.db.connection((q) => listRecords({ ...rc, q }, table, o));
     const pageCount = o.top > 0 ? Math.ceil(result.rowCount / o.top) : 0;
     reply.header('X-Page-Count', pageCount);
     reply.header('X-Records-Size', o.top);
     reply.header('X-Skip-Records', o.skip);
     reply.header('X-Row-Count', result.rowCount);
+    const head: [string, unknown][] = [['page-count', pageCount], ['records-size', o.top], ['skip-records', o.skip], ['row-count', result.rowCount]];
+    if (o.showSql) head.push(...result.sql);
+    if (result.json) {
+      // Records written as text go out as they are, inside the same envelope.
+      reply.header('X-Array-Count', result.json.count);
+      reply.type(JSON_TYPE);
+      // One join copies every piece once into the body.
+      return [`{${jsonMembers(head).slice(1)},"records":[`].concat(result.json.pieces, `],"array-count":${result.json.count}}`).join('');
+    }
     reply.header('X-Array-Count', result.records.length);
-    const body: JsonObject = { 'page-count': pageCount, 'records-size': o.top, 'skip-records': o.skip, 'row-count': result.rowCount };
-    if (o.showSql) for (const [k, v] of result.sql) body[k] = v;
+    const body = Object.fromEntries(head) as JsonObject;
     if (o.showSql !== 'nodata') body.records = result.records;
     body['array-count'] = result.records.length;
     return body;
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id', async (req) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id', async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
     const limits = await queryLimits(s, req.auth.clientId);
     const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
-    const { record, sql } = await getRecord(readContext(s, req, prefixRange), table, req.params.id, o);
+    const rc = readContext(s, req, prefixRange);
+    const written = await getRecordJson(rc, table, req.params.id, o);
+    if (written) {
+      reply.type(JSON_TYPE);
+      return recordTextWithSql(written.json, written.sql, o.showSql !== false);
+    }
+    const { record, sql } = await getRecord(rc, table, req.params.id, o);
     return withSql(record, sql, o.showSql !== false);
   });
 

@@ -66,22 +66,46 @@ function rowMaker(items: readonly SelectItem[]): RowMaker {
   return make;
 }
 
-/** One packed row as the object a plain SELECT of the items would have given. */
-export function unpackRow(items: readonly SelectItem[], packed: string, make: RowMaker = rowMaker(items)): Row {
+/** A packed value as the value a plain column gives: timestamps come as ISO text with a T, bytea as hex text. */
+export function decodeValue(item: SelectItem | undefined, v: unknown): unknown {
+  const decode = item?.decode;
+  if (!decode || v === null) return v;
+  return decode === 'binary' ? hexBytes(String(v)) : String(v).replace('T', ' ');
+}
+
+/** The values of one packed row, in the order of its items (as JSON gives them, not decoded). */
+export function packedValues(packed: string): unknown[] {
   const chunks = JSON.parse(packed) as unknown[][];
-  const values = chunks.length === 1 ? chunks[0]! : chunks.flat();
+  return chunks.length === 1 ? chunks[0]! : chunks.flat();
+}
+
+/** One row's values as the object a plain SELECT of the items would have given. */
+function rowOf(items: readonly SelectItem[], values: unknown[], make: RowMaker): Row {
   for (let i = 0; i < values.length; i++) {
-    const decode = items[i]?.decode;
-    const v = values[i];
-    // Timestamps come as ISO text with a T; bytea as hex text.
-    if (decode && v !== null) values[i] = decode === 'binary' ? hexBytes(String(v)) : String(v).replace('T', ' ');
+    const item = items[i];
+    if (item?.decode) values[i] = decodeValue(item, values[i]);
   }
   return make(values);
 }
 
+/** One packed row as the object a plain SELECT of the items would have given. */
+export function unpackRow(items: readonly SelectItem[], packed: string, make: RowMaker = rowMaker(items)): Row {
+  return rowOf(items, packedValues(packed), make);
+}
+
+/** Rows of packed values as objects (the values arrays are reused). */
+export function rowsOfValues(items: readonly SelectItem[], rows: unknown[][]): Row[] {
+  const make = rowMaker(items);
+  return rows.map((values) => rowOf(items, values, make));
+}
+
+/** Runs a statement whose select list is `packedSelect(items)` and returns each row's values. */
+export async function queryPackedValues(q: Queryable, text: string, values: readonly unknown[]): Promise<unknown[][]> {
+  const { rows } = await runNamed<Record<string, string>>(q, text, values);
+  return rows.map((r) => packedValues(r[PACKED]!));
+}
+
 /** Runs a statement whose select list is `packedSelect(items)` and unpacks its rows. */
 export async function queryPacked(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[]): Promise<Row[]> {
-  const { rows } = await runNamed<Record<string, string>>(q, text, values);
-  const make = rowMaker(items);
-  return rows.map((r) => unpackRow(items, r[PACKED]!, make));
+  return rowsOfValues(items, await queryPackedValues(q, text, values));
 }

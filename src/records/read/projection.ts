@@ -2,6 +2,7 @@ import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import { fetchedColumns, outputColumns } from './output-columns.js';
 import { selectItems } from './select-list.js';
 import { packedSelect, type SelectItem } from './packed-row.js';
+import { recordWriter, type RecordWriter } from '../record-text.js';
 
 /** What a read of one table with one $select returns and the SELECT list that fetches it. */
 export interface Projection {
@@ -11,6 +12,8 @@ export interface Projection {
   list: string;
   /** Whole statement texts by their variable tail (FROM/WHERE/ORDER): one string per shape. */
   texts: Map<string, string>;
+  /** Writes a record's JSON text from its packed values (made on first use; null: build objects). */
+  writer?: RecordWriter | null;
 }
 
 const MAX_PROJECTIONS = 2000;
@@ -44,4 +47,10 @@ export function statementText(p: Projection, tail: string): string {
     if (p.texts.size < MAX_TEXTS) p.texts.set(tail, text);
   }
   return text;
+}
+
+/** The writer of a projection's records as JSON text (null when they must be built as objects). */
+export function projectionWriter(dict: Dictionary, table: Table, p: Projection): RecordWriter | null {
+  if (p.writer === undefined) p.writer = recordWriter(dict, table, p.items, { columns: p.output });
+  return p.writer;
 }

@@ -5,21 +5,34 @@ import type { Table } from '../../dictionary/model.js';
 import { serializeRecord, columnValue, type JsonObject } from '../serialize.js';
 import { expandRecords, type SqlCommands } from './expand.js';
 import { addAssignedLabels } from './labels.js';
-import { projection, statementText } from './projection.js';
+import { projection, projectionWriter, statementText, type Projection } from './projection.js';
 import type { ReadContext } from './read-context.js';
 import type { ReadOptions } from './read-options.js';
 import { findValRule, valRuleSql } from './valrule-sql.js';
 import { orderClause, whereClause } from './where.js';
 import { runNamed } from './statements.js';
-import { queryPacked } from './packed-row.js';
+import { queryPacked, queryPackedValues, rowsOfValues } from './packed-row.js';
+import { recordText } from '../record-text.js';
 
 type Row = Record<string, unknown>;
 
+/** Records written as JSON text: the pieces of `record,record,…` (no brackets) and how many records. */
+export interface RecordTexts {
+  pieces: string[];
+  count: number;
+}
+
 export interface ListResult {
+  /** The records as objects, or, when `json` is set, empty. */
   records: JsonObject[];
+  /** The records as JSON text, for reads that add nothing to them (no $expand, no showlabel). */
+  json?: RecordTexts;
   rowCount: number;
   sql: SqlCommands;
 }
+
+/** Whether a read's records can be written as text straight from their rows: nothing is added to them. */
+const writesText = (o: Pick<ReadOptions, 'expand' | 'showLabel'>): boolean => !o.expand?.length && !o.showLabel;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -53,8 +66,20 @@ export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions)
     const count = await runNamed<{ n: number }>(rc.q, countText, countValues);
     return { records: [], rowCount: Number(count.rows[0]!.n), sql: commands };
   }
-  const page = await queryPacked(rc.q, pageText, sql.values, proj.items);
-  const rowCount = countFromPage(page.length, o.top, o.skip) ?? Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n);
+  const count = async (rows: number): Promise<number> => countFromPage(rows, o.top, o.skip) ?? Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n);
+  const values = await queryPackedValues(rc.q, pageText, sql.values);
+  const writer = writesText(o) ? projectionWriter(rc.dict, table, proj) : null;
+  if (writer) {
+    // Written before the count is awaited: a waiting request then holds strings, not the page's values.
+    const pieces: string[] = [];
+    values.forEach((row, i) => {
+      if (i) pieces.push(',');
+      writer(row, pieces);
+    });
+    return { records: [], json: { pieces, count: values.length }, rowCount: await count(values.length), sql: commands };
+  }
+  const page = rowsOfValues(proj.items, values);
+  const rowCount = await count(page.length);
   const records = page.map((r) => serializeRecord(rc.dict, table, r, { columns: output }));
   if (o.expand?.length) await expandRecords(rc, table, page, records, o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, records, o.showLabel);
@@ -83,20 +108,38 @@ export interface SingleResult {
   sql: SqlCommands;
 }
 
-/** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */
-export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>): Promise<SingleResult> {
+/** The projection and FROM/WHERE tail of a read of one record by id or UUID, access rules applied. */
+function singleRead(rc: ReadContext, table: Table, idText: string, select: string[] | undefined): { proj: Projection; text: string; values: unknown[] } {
   assertTableAccess(rc.auth, table);
   const alias = table.dbName;
-  const proj = projection(rc.dict, table, o.select, alias);
-  const output = proj.output;
+  const proj = projection(rc.dict, table, select, alias);
   const sql = new SqlBuilder();
   const cond = keyCondition(table, idText, alias, sql);
   const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false })].join(' AND ');
-  const text = statementText(proj, `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`);
+  return { proj, text: statementText(proj, `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`), values: sql.values };
+}
+
+/**
+ * One record by id or UUID as its JSON text, written straight from its row; null when the read
+ * adds to the record ($expand, showlabel) or its members need an object: then use getRecord.
+ */
+export async function getRecordJson(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel'>): Promise<{ json: string; sql: SqlCommands } | null> {
+  if (!writesText(o)) return null;
+  const { proj, text, values } = singleRead(rc, table, idText, o.select);
+  const writer = projectionWriter(rc.dict, table, proj);
+  if (!writer) return null;
+  const [row] = await queryPackedValues(rc.q, text, values);
+  if (!row) return missing(rc, table, idText);
+  return { json: recordText(writer, row), sql: new Map([['sql-command', text]]) };
+}
+
+/** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */
+export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>): Promise<SingleResult> {
+  const { proj, text, values } = singleRead(rc, table, idText, o.select);
   const commands: SqlCommands = new Map([['sql-command', text]]);
-  const rows = await queryPacked(rc.q, text, sql.values, proj.items);
+  const rows = await queryPacked(rc.q, text, values, proj.items);
   if (!rows.length) return missing(rc, table, idText);
-  const record = serializeRecord(rc.dict, table, rows[0]!, { columns: output });
+  const record = serializeRecord(rc.dict, table, rows[0]!, { columns: proj.output });
   if (o.expand?.length) await expandRecords(rc, table, rows, [record], o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, [record], o.showLabel);
   return { record, row: rows[0]!, sql: commands };
