@@ -154,6 +154,14 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
       await pool.query(sql);
     },
     tx: <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => inTransaction(pool, (client) => fn(wrapTx(client, independent))),
+    async connection<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        return await fn(clientQueryable(client));
+      } finally {
+        client.release();
+      }
+    },
     async listen(channel: string, onPayload: (payload: string) => void) {
       const c = await ensureListenClient();
       let set = listeners.get(channel);

@@ -1,6 +1,6 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { textParsers, OID, toBuffer } from './type-parsers.js';
-import type { Db, QueryResult, Tx, QueryOptions } from './types.js';
+import type { Db, QueryResult, Tx, QueryOptions, Queryable } from './types.js';
 
 const parsers: Record<number, (v: string, typeId?: number) => unknown> = {
   ...textParsers,
@@ -55,7 +55,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dum
     relaxedDurability: false,
   });
   await pg.exec(`SET TIME ZONE 'UTC'`);
-  return {
+  const db: Db & { dump(): Promise<Blob>; pglite: PGlite } = {
     kind: 'pglite',
     pglite: pg,
     async query<R>(text: string, params: readonly unknown[] = [], _o?: QueryOptions) {
@@ -66,6 +66,10 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dum
     },
     async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
       return pg.transaction((t) => fn(wrapTx(t)));
+    },
+    // One connection in all: statements of a request already run on it.
+    connection<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
+      return fn(db);
     },
     async listen(channel: string, onPayload: (payload: string) => void) {
       const unsub = await pg.listen(channel, onPayload);
@@ -80,4 +84,5 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dum
       if (!pg.closed) await pg.close();
     },
   };
+  return db;
 }

@@ -35,6 +35,12 @@ export type DbKind = 'pglite' | 'pg';
 export interface Db extends Queryable {
   readonly kind: DbKind;
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Runs several statements of one request on one connection, outside a transaction: the request
+   * waits for a connection once, not before every statement. Work inside must use the given
+   * Queryable only (another draw from the pool could wait forever for its own connection).
+   */
+  connection<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   /** Runs several statements separated by semicolons (DDL, no parameters). */
   exec(sql: string): Promise<void>;
   /** Subscribes to NOTIFY on a channel; returns the unsubscribe function. */

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '../../src/db/types.js';
+import type { Db, Queryable, Tx } from '../../src/db/types.js';
 
 export interface RecordedStatement {
   text: string;
@@ -7,8 +7,8 @@ export interface RecordedStatement {
 }
 
 /**
- * Runs fn while recording every statement the database handle runs, directly or inside a
- * transaction, in order. The handle is restored afterwards, also when fn fails.
+ * Runs fn while recording every statement the database handle runs, directly, on a connection
+ * taken for several statements or inside a transaction, in order. The handle is restored afterwards, also when fn fails.
  */
 export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise<{ result: T; statements: RecordedStatement[] }> {
   const statements: RecordedStatement[] = [];
@@ -16,6 +16,7 @@ export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise
     statements.push({ text, ...(params ? { params } : {}), ...(o?.name ? { name: o.name } : {}) });
   const query = db.query.bind(db);
   const tx = db.tx.bind(db);
+  const connection = db.connection.bind(db);
   db.query = ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
     record(text, params, o);
     return query(text, params, o);
@@ -29,10 +30,20 @@ export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise
       }) as Tx['query'];
       return work(t);
     })) as Db['tx'];
+  db.connection = (<R>(work: (q: Queryable) => Promise<R>) =>
+    connection((q) =>
+      work({
+        query: ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
+          record(text, params, o);
+          return q.query(text, params, o);
+        }) as Queryable['query'],
+      }),
+    )) as Db['connection'];
   try {
     return { result: await fn(), statements };
   } finally {
     db.query = query;
     db.tx = tx;
+    db.connection = connection;
   }
 }
