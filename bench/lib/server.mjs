@@ -20,7 +20,7 @@ export async function freePort() {
  * GET /api/v1/health to answer 200. Returns {pid, baseUrl, stop(), exited, stderrTail()}.
  */
 /** The Node flags of `npm start` (package.json), so that the benchmark measures the service as it runs. */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=4'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=100'];
 
 export async function startDictum({ root, databaseUrl, port, env = {}, nodeArgs = [], waitMs = 300_000 }) {
   const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/src/main.js', 'serve'], {
