@@ -14,7 +14,7 @@ import { loadAutocannon, runAutocannon } from './lib/autocannon.mjs';
 import { captureCeilingSql } from './lib/capture.mjs';
 import { killChildren } from './lib/children.mjs';
 import { assertBenchDatabase, connect, databaseName, defaultDatabaseUrl, ensureDatabase, serverVersion, socketDir, withDatabase, writeUuidSample } from './lib/database.mjs';
-import { datasetCounts, FIRST_ID, loadDataset } from './lib/dataset.mjs';
+import { clearEarlierWrites, datasetCounts, FIRST_ID, loadDataset } from './lib/dataset.mjs';
 import { parseOptions, USAGE } from './lib/options.mjs';
 import { runPgbench } from './lib/pgbench.mjs';
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
@@ -172,6 +172,8 @@ async function prepareDatabase(url, rows, seed, nodeArgs) {
   try {
     const load = await loadDataset(client, { rows, seed, log });
     log(load.loaded ? `  loaded ${load.loaded.toLocaleString('en-US')} partners in ${(load.ms / 1000).toFixed(1)} s` : `  data set already loaded (${rows.toLocaleString('en-US')} partners)`);
+    const cleared = await clearEarlierWrites(client);
+    if (cleared.partners || cleared.orders) log(`  removed what earlier runs created: ${cleared.partners.toLocaleString('en-US')} partners, ${cleared.orders.toLocaleString('en-US')} orders`);
     const pg = await serverVersion(client);
     server = await startServer(url, nodeArgs);
     log(`  server up in ${(server.startMs / 1000).toFixed(1)} s (pid ${server.pid})`);

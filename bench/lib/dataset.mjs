@@ -215,6 +215,29 @@ export async function loadDataset(client, { rows, seed, chunk = 100_000, log = (
   return { loaded: rows - have, have, ms: performance.now() - started };
 }
 
+/** The Description of the orders the order scenario creates (scenarios.mjs). */
+export const ORDER_MARK = 'benchmark order';
+
+/**
+ * Removes what the write scenarios of earlier runs created: partners with the create scenarios'
+ * Values (W<tag>-…, ids from the service's sequences, below the data set), orders with the order
+ * scenario's Description and their lines and taxes. Then VACUUM ANALYZEs those tables. Rows
+ * left by earlier runs would grow the tables from run to run and leave pages that the visibility
+ * map no longer marks, so the list's count would read the table instead of its index alone.
+ */
+export async function clearEarlierWrites(client) {
+  const partners = await client.query(
+    "DELETE FROM c_bpartner WHERE c_bpartner_id >= 1000000 AND c_bpartner_id < $1 AND value LIKE 'W%-%' AND name LIKE '% Garden'",
+    [FIRST_ID],
+  );
+  const orders = "SELECT c_order_id FROM c_order WHERE description = $1";
+  await client.query(`DELETE FROM c_orderline WHERE c_order_id IN (${orders})`, [ORDER_MARK]);
+  await client.query(`DELETE FROM c_ordertax WHERE c_order_id IN (${orders})`, [ORDER_MARK]);
+  const deleted = await client.query('DELETE FROM c_order WHERE description = $1', [ORDER_MARK]);
+  for (const t of ['c_bpartner', 'c_order', 'c_orderline', 'c_ordertax']) await client.query(`VACUUM ANALYZE ${t}`);
+  return { partners: partners.rowCount ?? 0, orders: deleted.rowCount ?? 0 };
+}
+
 /** The service hands out new ids from per-table sequences; they must stay below the data set. */
 async function assertSequencesBelow(client) {
   for (const { table } of LOAD_STEPS) {

@@ -1,5 +1,5 @@
 // The scenarios of the benchmark, as request descriptions (see requests.mjs).
-import { CUSTOMER_GROUP_ID, FIRST_ID } from './dataset.mjs';
+import { CUSTOMER_GROUP_ID, FIRST_ID, ORDER_MARK } from './dataset.mjs';
 import { LOGIN } from './server.mjs';
 
 /**
@@ -77,7 +77,7 @@ export function orderBody(order = ORDER_DEMO, today = new Date().toISOString().s
     IsSOTrx: true,
     DateOrdered: today,
     DatePromised: today,
-    Description: 'benchmark order',
+    Description: ORDER_MARK,
     C_OrderLine: d.productIds.map((id, i) => ({ AD_Org_ID: d.orgId, Line: (i + 1) * 10, M_Product_ID: id, QtyEntered: 1 + (i % 3), QtyOrdered: 1 + (i % 3) })),
   };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { connect, TCP_DATABASE_URL, ensureDatabase, withDatabase, withHostPort } from '../lib/database.mjs';
-import { compileNamed, datasetValues, FIRST_ID, INSERT_BPARTNERS, loadDataset } from '../lib/dataset.mjs';
+import { clearEarlierWrites, compileNamed, datasetValues, FIRST_ID, INSERT_BPARTNERS, loadDataset } from '../lib/dataset.mjs';
 import { startRecorder } from '../lib/pg-recorder.mjs';
 import { findOnPath, runWrk } from '../lib/wrk.mjs';
 import { sendOne } from '../lib/requests.mjs';
@@ -156,4 +156,35 @@ test('memory and CPU time of a process are read from /proc', { skip: !fs.existsS
   assert.equal(readMemory(2 ** 22 + 12345), null);
   const waited = await waitIdle(process.pid, { maxMs: 2000, busyShare: 2 });
   assert.ok(waited < 2000);
+});
+
+test('each run starts without what earlier runs created, and leaves everything else', async (t) => {
+  if (!pgReady) return t.skip('no PostgreSQL server');
+  const c = await connect(baseUrl);
+  try {
+    await c.query('DROP TABLE IF EXISTS c_bpartner, c_order, c_orderline, c_ordertax CASCADE');
+    await c.query('CREATE TABLE c_bpartner (c_bpartner_id bigint PRIMARY KEY, value text, name text)');
+    await c.query('CREATE TABLE c_order (c_order_id bigint PRIMARY KEY, description text)');
+    await c.query('CREATE TABLE c_orderline (c_orderline_id bigint PRIMARY KEY, c_order_id bigint)');
+    await c.query('CREATE TABLE c_ordertax (c_order_id bigint, c_tax_id bigint)');
+    await c.query(`INSERT INTO c_bpartner VALUES
+      (117, 'W1-1', 'Demo Garden'),
+      (1000001, 'W1a2-1', 'Anna Alvarez Garden'), (1000002, 'W1a2-0-3', 'Ben Berg Garden'),
+      (1000003, 'C001', 'Customer Garden'), (1000004, 'W9-1', 'Anna Alvarez'),
+      (${FIRST_ID}, 'W0-1', 'Data Garden')`);
+    await c.query(`INSERT INTO c_order VALUES (102, 'a demo order'), (1000022, 'benchmark order'), (1000023, NULL)`);
+    await c.query('INSERT INTO c_orderline VALUES (1, 102), (2, 1000022), (3, 1000022), (4, 1000023)');
+    await c.query('INSERT INTO c_ordertax VALUES (102, 1), (1000022, 1)');
+
+    assert.deepEqual(await clearEarlierWrites(c), { partners: 2, orders: 1 });
+    const ids = async (sql) => (await c.query(sql)).rows.map((r) => Number(r.id));
+    assert.deepEqual(await ids('SELECT c_bpartner_id AS id FROM c_bpartner ORDER BY 1'), [117, 1000003, 1000004, FIRST_ID]);
+    assert.deepEqual(await ids('SELECT c_order_id AS id FROM c_order ORDER BY 1'), [102, 1000023]);
+    assert.deepEqual(await ids('SELECT c_orderline_id AS id FROM c_orderline ORDER BY 1'), [1, 4]);
+    assert.deepEqual(await ids('SELECT c_order_id AS id FROM c_ordertax ORDER BY 1'), [102]);
+    assert.deepEqual(await clearEarlierWrites(c), { partners: 0, orders: 0 }, 'a second run finds nothing to remove');
+  } finally {
+    await c.query('DROP TABLE IF EXISTS c_order, c_orderline, c_ordertax CASCADE').catch(() => undefined);
+    await c.end();
+  }
 });
