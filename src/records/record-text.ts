@@ -4,7 +4,7 @@ import { hasTextKey } from './reference-key.js';
 import { formatDate, formatDateTime, formatInstant, formatTime } from './format.js';
 import { DATA_SUFFIX, IDENT_SUFFIX } from './read/select-list.js';
 import { decodeValue, type SelectItem } from './read/packed-row.js';
-import { visibleColumns, type SerializeOptions } from './serialize.js';
+import { lookupModelName, visibleColumns, type SerializeOptions } from './serialize.js';
 
 type Values = readonly unknown[];
 
@@ -72,7 +72,7 @@ function valueWriterOf(dict: Dictionary, column: Column): ValueWriter {
     }
     case 'foreign-key': {
       const head = `{"propertyLabel":${text(column.label)},"id":`;
-      const tail = `,"model-name":${text((column.lookup?.tableName ?? column.name.replace(/_ID$/i, '')).toLowerCase())}}`;
+      const tail = `,"model-name":${text(lookupModelName(column))}}`;
       const textKey = hasTextKey(dict, column);
       return (v, identifier, out) => {
         out.push(head, textKey ? text(String(v).trim()) : numberText(Number(v)));

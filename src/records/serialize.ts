@@ -12,6 +12,23 @@ export function visibleColumns(table: Table): Column[] {
   return table.columns.filter((c) => !c.isSecure && !c.isEncrypted && c !== table.keyColumn && c !== table.uuColumn);
 }
 
+/** The model name a lookup's value names: its target table's, in lower case. */
+export function lookupModelName(column: Column): string {
+  return (column.lookup?.tableName ?? column.name.replace(/_ID$/i, '')).toLowerCase();
+}
+
+/** Per lookup column: the row key of its identifier and its target's model name (made once, not per value). */
+const lookupKeys = new WeakMap<Column, { identKey: string; modelName: string }>();
+
+function lookupKeysOf(column: Column): { identKey: string; modelName: string } {
+  let k = lookupKeys.get(column);
+  if (!k) {
+    k = { identKey: column.dbName + IDENT_SUFFIX, modelName: lookupModelName(column) };
+    lookupKeys.set(column, k);
+  }
+  return k;
+}
+
 /** One column's JSON form by its type (the spec's value-format table). */
 export function columnValue(dict: Dictionary, column: Column, row: Record<string, unknown>): Json | undefined {
   const v = row[column.dbName];
@@ -44,10 +61,11 @@ export function columnValue(dict: Dictionary, column: Column, row: Record<string
       return out;
     }
     case 'foreign-key': {
+      const keys = lookupKeysOf(column);
       const out: JsonObject = { propertyLabel: column.label, id: hasTextKey(dict, column) ? String(v).trim() : Number(v) };
-      const identifier = row[column.dbName + IDENT_SUFFIX];
+      const identifier = row[keys.identKey];
       if (identifier !== null && identifier !== undefined) out.identifier = String(identifier);
-      out['model-name'] = (column.lookup?.tableName ?? column.name.replace(/_ID$/i, '')).toLowerCase();
+      out['model-name'] = keys.modelName;
       return out;
     }
     case 'list':
