@@ -257,30 +257,37 @@ async function findFailure(baseUrl, desc, token, tag) {
   return null;
 }
 
-/** pgbench on the statements of each captured read: {key: {tps, p50Ms, p99Ms, ...}}. */
-async function ceilings(ctx, databaseUrl, requests) {
+/** The SQL of each read that has a ceiling, captured from a recording instance: {key: {script, statements} | {error}}. */
+async function captureCeilings(ctx, databaseUrl, requests) {
+  if (!ctx.pgbench || !requests.length) return {};
+  return captureCeilingSql({ root, databaseUrl, requests });
+}
+
+/** pgbench on one captured read's statements: {tps, p50Ms, p99Ms, ...} or {error}. */
+async function runCeiling(ctx, databaseUrl, key, captured) {
   const { opts, pgbench, workDir } = ctx;
-  const out = {};
-  if (!pgbench || !requests.length) return out;
-  const captured = await captureCeilingSql({ root, databaseUrl, requests });
-  for (const req of requests) {
-    const c = captured[req.key];
-    if (!c || c.error) {
-      log(`  !! ceiling ${req.key}: ${c?.error ?? 'not captured'}`);
-      out[req.key] = { error: c?.error ?? 'not captured' };
-      continue;
-    }
-    try {
-      if (opts.warmup > 0) await runPgbench({ pgbench, databaseUrl, script: c.script, name: `${req.key}-warm`, seconds: opts.warmup, clients: opts.connections, threads: opts.threads, workDir, log: false });
-      const r = await runPgbench({ pgbench, databaseUrl, script: c.script, name: req.key, seconds: opts.duration, clients: opts.connections, threads: opts.threads, workDir });
-      out[req.key] = { tps: round(r.tps, 1), p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), transactions: r.transactions, failed: r.failed, statements: c.statements.length, script: c.script };
-      log(`  pgbench ${req.key.padEnd(12)} ${String(Math.round(r.tps)).padStart(7)} tps    p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${c.statements.length} statements)`);
-    } catch (e) {
-      log(`  !! ceiling ${req.key}: ${e.message}`);
-      out[req.key] = { error: e.message };
-    }
+  if (!pgbench) return null;
+  const c = captured[key];
+  if (!c || c.error) {
+    log(`  !! ceiling ${key}: ${c?.error ?? 'not captured'}`);
+    return { error: c?.error ?? 'not captured' };
   }
-  return out;
+  try {
+    if (opts.warmup > 0) await runPgbench({ pgbench, databaseUrl, script: c.script, name: `${key}-warm`, seconds: opts.warmup, clients: opts.connections, threads: opts.threads, workDir, log: false });
+    const r = await runPgbench({ pgbench, databaseUrl, script: c.script, name: key, seconds: opts.duration, clients: opts.connections, threads: opts.threads, workDir });
+    log(`  pgbench ${key.padEnd(12)} ${String(Math.round(r.tps)).padStart(7)} tps    p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${c.statements.length} statements)`);
+    return { tps: round(r.tps, 1), p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), transactions: r.transactions, failed: r.failed, statements: c.statements.length, script: c.script };
+  } catch (e) {
+    log(`  !! ceiling ${key}: ${e.message}`);
+    return { error: e.message };
+  }
+}
+
+/** A read's ceiling and the ratio of the read to it. */
+function attachCeiling(scenario, ceiling) {
+  if (!ceiling) return;
+  scenario.ceiling = ceiling;
+  if (!ceiling.error && scenario.rps) scenario.ratio = round(scenario.rps / ceiling.tps);
 }
 
 async function scalingPhase(ctx, smallUrl) {
@@ -290,12 +297,10 @@ async function scalingPhase(ctx, smallUrl) {
   try {
     const token = await login(server.baseUrl);
     const desc = scenarioList({ rows: opts.smallRows, prefix: opts.prefix, uuidFile: '' }).find((s) => s.key === 'list');
+    const captured = await captureCeilings(ctx, smallUrl, ceilingRequests({ rows: opts.smallRows, prefix: opts.prefix }).filter((r) => r.key === 'list'));
     const small = await measure(ctx, server, token, desc, null);
-    const c = (await ceilings(ctx, smallUrl, ceilingRequests({ rows: opts.smallRows, prefix: opts.prefix }).filter((r) => r.key === 'list'))).list;
-    if (c && !c.error) {
-      small.ceiling = c;
-      if (small.rps) small.ratio = round(small.rps / c.tps);
-    }
+    const c = await runCeiling(ctx, smallUrl, 'list', captured);
+    if (c && !c.error) attachCeiling(small, c);
     return { smallRows: opts.smallRows, database: databaseName(smallUrl), small };
   } finally {
     await client.end();
@@ -327,16 +332,16 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order }).filter((s) => wanted(s.key));
     const reads = all.filter((s) => s.method === 'GET');
     const rest = all.filter((s) => s.method !== 'GET');
-    for (const desc of reads) results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
-    memory.phase('pgbench');
     const wantedCeilings = new Set(reads.map((s) => s.ceiling).filter(Boolean));
-    const c = await ceilings(ctx, databaseUrl, ceilingRequests({ rows: opts.rows, prefix: opts.prefix }).filter((r) => wantedCeilings.has(r.key)));
+    const captured = await captureCeilings(ctx, databaseUrl, ceilingRequests({ rows: opts.rows, prefix: opts.prefix }).filter((r) => wantedCeilings.has(r.key)));
+    // Each ceiling runs right after its read, so that a ratio compares two adjacent measurements
+    // of a shared machine whose speed drifts over minutes.
     for (const desc of reads) {
-      const s = results.scenarios[desc.key];
-      const ceiling = desc.ceiling && c[desc.ceiling];
-      if (!ceiling) continue;
-      s.ceiling = ceiling;
-      if (!ceiling.error && s.rps) s.ratio = round(s.rps / ceiling.tps);
+      results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
+      if (!desc.ceiling) continue;
+      memory.phase('pgbench');
+      attachCeiling(results.scenarios[desc.key], await runCeiling(ctx, databaseUrl, desc.ceiling, captured));
+      memory.phase('between');
     }
     for (const desc of rest) results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
   } finally {

@@ -218,22 +218,28 @@ export async function loadDataset(client, { rows, seed, chunk = 100_000, log = (
 /** The Description of the orders the order scenario creates (scenarios.mjs). */
 export const ORDER_MARK = 'benchmark order';
 
+/** Orders of earlier runs kept in the database: a steady volume, as a database in use holds. */
+export const KEPT_ORDERS = 5000;
+
 /**
- * Removes what the write scenarios of earlier runs created: partners with the create scenarios'
- * Values (W<tag>-…, ids from the service's sequences, below the data set), orders with the order
- * scenario's Description and their lines and taxes. Then VACUUM ANALYZEs those tables. Rows
- * left by earlier runs would grow the tables from run to run and leave pages that the visibility
- * map no longer marks, so the list's count would read the table instead of its index alone.
+ * Removes what the write scenarios of earlier runs created, then VACUUM ANALYZEs those tables:
+ * - every partner they created (Values W<tag>-…, ids from the service's sequences, below the data
+ *   set). Left behind, they grew the partner table from run to run and left pages the visibility
+ *   map no longer marked, so the list's count read the table instead of its index alone;
+ * - all but the newest KEPT_ORDERS of their orders (Description `benchmark order`), with their
+ *   lines and taxes. Emptied order tables would give the order scenario the plans of tiny tables
+ *   (sequential scans of lines that then grow by thousands a second), not those of a database
+ *   in use; unbounded, they would grow from run to run.
  */
-export async function clearEarlierWrites(client) {
+export async function clearEarlierWrites(client, keptOrders = KEPT_ORDERS) {
   const partners = await client.query(
     "DELETE FROM c_bpartner WHERE c_bpartner_id >= 1000000 AND c_bpartner_id < $1 AND value LIKE 'W%-%' AND name LIKE '% Garden'",
     [FIRST_ID],
   );
-  const orders = "SELECT c_order_id FROM c_order WHERE description = $1";
-  await client.query(`DELETE FROM c_orderline WHERE c_order_id IN (${orders})`, [ORDER_MARK]);
-  await client.query(`DELETE FROM c_ordertax WHERE c_order_id IN (${orders})`, [ORDER_MARK]);
-  const deleted = await client.query('DELETE FROM c_order WHERE description = $1', [ORDER_MARK]);
+  const older = 'SELECT c_order_id FROM c_order WHERE description = $1 ORDER BY c_order_id DESC OFFSET $2';
+  await client.query(`DELETE FROM c_orderline WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
+  await client.query(`DELETE FROM c_ordertax WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
+  const deleted = await client.query(`DELETE FROM c_order WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
   for (const t of ['c_bpartner', 'c_order', 'c_orderline', 'c_ordertax']) await client.query(`VACUUM ANALYZE ${t}`);
   return { partners: partners.rowCount ?? 0, orders: deleted.rowCount ?? 0 };
 }

@@ -172,17 +172,19 @@ test('each run starts without what earlier runs created, and leaves everything e
       (1000001, 'W1a2-1', 'Anna Alvarez Garden'), (1000002, 'W1a2-0-3', 'Ben Berg Garden'),
       (1000003, 'C001', 'Customer Garden'), (1000004, 'W9-1', 'Anna Alvarez'),
       (${FIRST_ID}, 'W0-1', 'Data Garden')`);
-    await c.query(`INSERT INTO c_order VALUES (102, 'a demo order'), (1000022, 'benchmark order'), (1000023, NULL)`);
-    await c.query('INSERT INTO c_orderline VALUES (1, 102), (2, 1000022), (3, 1000022), (4, 1000023)');
-    await c.query('INSERT INTO c_ordertax VALUES (102, 1), (1000022, 1)');
+    await c.query(`INSERT INTO c_order VALUES (102, 'a demo order'), (1000022, 'benchmark order'), (1000023, NULL), (1000024, 'benchmark order'), (1000025, 'benchmark order')`);
+    await c.query('INSERT INTO c_orderline VALUES (1, 102), (2, 1000022), (3, 1000022), (4, 1000023), (5, 1000024), (6, 1000025)');
+    await c.query('INSERT INTO c_ordertax VALUES (102, 1), (1000022, 1), (1000025, 1)');
 
-    assert.deepEqual(await clearEarlierWrites(c), { partners: 2, orders: 1 });
+    // The newest two orders of earlier runs stay, the older one goes with its lines and taxes.
+    assert.deepEqual(await clearEarlierWrites(c, 2), { partners: 2, orders: 1 });
     const ids = async (sql) => (await c.query(sql)).rows.map((r) => Number(r.id));
     assert.deepEqual(await ids('SELECT c_bpartner_id AS id FROM c_bpartner ORDER BY 1'), [117, 1000003, 1000004, FIRST_ID]);
-    assert.deepEqual(await ids('SELECT c_order_id AS id FROM c_order ORDER BY 1'), [102, 1000023]);
-    assert.deepEqual(await ids('SELECT c_orderline_id AS id FROM c_orderline ORDER BY 1'), [1, 4]);
-    assert.deepEqual(await ids('SELECT c_order_id AS id FROM c_ordertax ORDER BY 1'), [102]);
-    assert.deepEqual(await clearEarlierWrites(c), { partners: 0, orders: 0 }, 'a second run finds nothing to remove');
+    assert.deepEqual(await ids('SELECT c_order_id AS id FROM c_order ORDER BY 1'), [102, 1000023, 1000024, 1000025]);
+    assert.deepEqual(await ids('SELECT c_orderline_id AS id FROM c_orderline ORDER BY 1'), [1, 4, 5, 6]);
+    assert.deepEqual(await ids('SELECT c_order_id AS id FROM c_ordertax ORDER BY 1'), [102, 1000025]);
+    assert.deepEqual(await clearEarlierWrites(c, 2), { partners: 0, orders: 0 }, 'a second run finds nothing to remove');
+    assert.deepEqual(await clearEarlierWrites(c, 0), { partners: 0, orders: 2 }, 'keeping none removes every order of the runs');
   } finally {
     await c.query('DROP TABLE IF EXISTS c_order, c_orderline, c_ordertax CASCADE').catch(() => undefined);
     await c.end();
