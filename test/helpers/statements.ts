@@ -30,14 +30,19 @@ export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise
       }) as Tx['query'];
       return work(t);
     })) as Db['tx'];
+  // A database of one connection (PGlite) hands over the handle itself, whose statements are recorded already.
   db.connection = (<R>(work: (q: Queryable) => Promise<R>) =>
     connection((q) =>
-      work({
-        query: ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
-          record(text, params, o);
-          return q.query(text, params, o);
-        }) as Queryable['query'],
-      }),
+      work(
+        q === db
+          ? q
+          : {
+              query: ((text: string, params?: readonly unknown[], o?: { name?: string }) => {
+                record(text, params, o);
+                return q.query(text, params, o);
+              }) as Queryable['query'],
+            },
+      ),
     )) as Db['connection'];
   try {
     return { result: await fn(), statements };
