@@ -9,7 +9,8 @@ import { fetchedColumns, outputColumns } from './output-columns.js';
 import type { ReadContext } from './read-context.js';
 import { selectItems } from './select-list.js';
 import { orderClause, whereClause } from './where.js';
-import { packedSelect, queryPacked } from './packed-row.js';
+import { packedSelect, queryPacked, queryPackedValues, rowsOfValues, type SelectItem } from './packed-row.js';
+import { recordWriter } from '../record-text.js';
 
 type Row = Record<string, unknown>;
 
@@ -75,7 +76,16 @@ function linkColumn(parent: Table, child: Table, item: ExpandItem): Column {
   return best;
 }
 
-async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records: JsonObject[], item: ExpandItem, commands: SqlCommands, depth: number): Promise<void> {
+/** The rows of one detail expansion for a page of parents: fetched values in order of parent, then of the item's order. */
+interface DetailRows {
+  child: Table;
+  link: Column;
+  output: Column[];
+  items: SelectItem[];
+  values: unknown[][];
+}
+
+async function readDetails(rc: ReadContext, parent: Table, parentIds: number[], item: ExpandItem, commands: SqlCommands): Promise<DetailRows> {
   const child = rc.dict.byName.get(item.name.toLowerCase());
   if (!child) throw badRequest('Invalid $expand', `No table or column matches: ${item.name}`);
   if (!tableAccessAllowed(rc.auth.userLevel, child.accessLevel)) throw forbidden('Access denied', `Access denied for table: ${child.name}`);
@@ -85,7 +95,6 @@ async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records
   if (!isRecordLink && link.kind !== 'foreign-key' && link.kind !== 'integer') throw badRequest('Wrong detail', `${link.name} cannot link ${child.name} to ${parent.name}`);
   const o = item.options;
   const output = outputColumns(child, o.select);
-  const parentIds = [...new Set(rows.map((r) => Number(r[parent.keyColumn!.dbName])))];
   const sql = new SqlBuilder();
   const conds = whereClause(rc, child, 'd', sql, { activeOnly: true, filter: o.filter, label: o.label });
   conds.unshift(`d.${ident(link.dbName)} = ANY(${sql.param(parentIds)}::bigint[])`);
@@ -94,15 +103,25 @@ async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records
   const order = orderClause(child, 'd', o.orderby);
   const skip = o.skip ?? 0;
   const limit = o.top !== undefined ? ` AND x."$rn" <= ${sql.param(skip + o.top)}` : '';
-  const items = [...selectItems(rc.dict, child, fetched, 'd'), { expr: `d.${ident(link.dbName)}`, name: '$link' }];
+  const items = [...selectItems(rc.dict, child, fetched, 'd'), { expr: `d.${ident(link.dbName)}`, name: LINK }];
   const text = `SELECT x."$row" FROM (SELECT ${packedSelect(items)}, d.${ident(link.dbName)} AS "$link", row_number() OVER (PARTITION BY d.${ident(link.dbName)} ORDER BY ${order}) AS "$rn" FROM ${ident(child.dbName)} d WHERE ${conds.join(' AND ')}) x WHERE x."$rn" > ${sql.param(skip)}${limit} ORDER BY x."$link", x."$rn"`;
   commands.set(`sql-command-${item.name}`, text);
-  const found = parentIds.length ? await queryPacked(rc.q, text, sql.values, items) : [];
+  const values = parentIds.length ? await queryPackedValues(rc.q, text, sql.values) : [];
+  return { child, link, output, items, values };
+}
+
+/** Name of the extra item that carries a detail row's parent key. */
+const LINK = '$link';
+
+async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records: JsonObject[], item: ExpandItem, commands: SqlCommands, depth: number): Promise<void> {
+  const parentIds = [...new Set(rows.map((r) => Number(r[parent.keyColumn?.dbName ?? ''])))];
+  const { child, link, output, items, values } = await readDetails(rc, parent, parentIds, item, commands);
+  const found = rowsOfValues(items, values);
   const children = found.map((r) => serializeRecord(rc.dict, child, r, { columns: output, omit: link, modelName: false }));
-  if (o.expand?.length) await expandRecords(rc, child, found, children, o.expand, commands, depth + 1);
+  if (item.options.expand?.length) await expandRecords(rc, child, found, children, item.options.expand, commands, depth + 1);
   const byParent = new Map<number, JsonObject[]>();
   found.forEach((r, i) => {
-    const k = Number(r.$link);
+    const k = Number(r[LINK]);
     let list = byParent.get(k);
     if (!list) byParent.set(k, (list = []));
     list.push(children[i]!);
@@ -111,4 +130,46 @@ async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records
     const list = byParent.get(Number(row[parent.keyColumn!.dbName]));
     if (list?.length) records[i]![item.name] = list;
   });
+}
+
+/**
+ * Whether a read's $expand can be written as text: only details (no master columns), none with
+ * an $expand of its own, under names that no member of the parent record has (an object would
+ * put such a detail in that member's place). Checks no more than that; the reads check the rest.
+ */
+export function expandsAsText(table: Table, items: ExpandItem[], memberNames: ReadonlySet<string>): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (item.options.expand?.length || memberNames.has(item.name) || seen.has(item.name)) return false;
+    if (!item.column && table.byName.has(item.name.toLowerCase())) return false;
+    seen.add(item.name);
+  }
+  return true;
+}
+
+/** The details of a page of parents written as text: per expand item, the pieces of each parent's list. */
+export type DetailTexts = { key: string; byParent: Map<number, string[]> }[];
+
+/**
+ * Reads the details of a page of parents (one query per item, as expandRecords) and writes them
+ * as JSON text; null when a detail's records cannot be written as text (then build objects).
+ */
+export async function expandTexts(rc: ReadContext, parent: Table, parentIds: number[], items: ExpandItem[], commands: SqlCommands): Promise<DetailTexts | null> {
+  const out: DetailTexts = [];
+  for (const item of items) {
+    const { child, link, output, items: fetched, values } = await readDetails(rc, parent, parentIds, item, commands);
+    const writer = recordWriter(rc.dict, child, fetched, { columns: output, omit: link, modelName: false });
+    if (!writer) return null;
+    const linkAt = fetched.length - 1;
+    const byParent = new Map<number, string[]>();
+    for (const v of values) {
+      const k = Number(v[linkAt]);
+      let pieces = byParent.get(k);
+      if (!pieces) byParent.set(k, (pieces = []));
+      else pieces.push(',');
+      writer(v, pieces);
+    }
+    out.push({ key: `,${JSON.stringify(item.name)}:[`, byParent });
+  }
+  return out;
 }

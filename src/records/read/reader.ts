@@ -3,16 +3,17 @@ import { ident, SqlBuilder } from '../../db/sql.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../errors.js';
 import type { Table } from '../../dictionary/model.js';
 import { serializeRecord, columnValue, type JsonObject } from '../serialize.js';
-import { expandRecords, type SqlCommands } from './expand.js';
+import { expandRecords, expandTexts, type DetailTexts, type SqlCommands } from './expand.js';
+import { keyIndex, parentKeys, textWriterOf, writeRecordTexts } from './records-text.js';
+import { recordText } from '../record-text.js';
 import { addAssignedLabels } from './labels.js';
-import { projection, projectionWriter, statementText, type Projection } from './projection.js';
+import { projection, statementText, type Projection } from './projection.js';
 import type { ReadContext } from './read-context.js';
 import type { ReadOptions } from './read-options.js';
 import { findValRule, valRuleSql } from './valrule-sql.js';
 import { orderClause, whereClause } from './where.js';
 import { runNamed } from './statements.js';
 import { queryPacked, queryPackedValues, rowsOfValues } from './packed-row.js';
-import { recordText } from '../record-text.js';
 
 type Row = Record<string, unknown>;
 
@@ -25,14 +26,11 @@ export interface RecordTexts {
 export interface ListResult {
   /** The records as objects, or, when `json` is set, empty. */
   records: JsonObject[];
-  /** The records as JSON text, for reads that add nothing to them (no $expand, no showlabel). */
+  /** The records as JSON text, for reads that need no objects (see textWriterOf). */
   json?: RecordTexts;
   rowCount: number;
   sql: SqlCommands;
 }
-
-/** Whether a read's records can be written as text straight from their rows: nothing is added to them. */
-const writesText = (o: Pick<ReadOptions, 'expand' | 'showLabel'>): boolean => !o.expand?.length && !o.showLabel;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -68,18 +66,19 @@ export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions)
   }
   const count = async (rows: number): Promise<number> => countFromPage(rows, o.top, o.skip) ?? Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n);
   const values = await queryPackedValues(rc.q, pageText, sql.values);
-  const writer = writesText(o) ? projectionWriter(rc.dict, table, proj) : null;
-  if (writer) {
+  const writer = textWriterOf(rc, table, proj, o);
+  if (writer && !o.expand?.length) {
     // Written before the count is awaited: a waiting request then holds strings, not the page's values.
-    const pieces: string[] = [];
-    values.forEach((row, i) => {
-      if (i) pieces.push(',');
-      writer(row, pieces);
-    });
+    const pieces = writeRecordTexts(writer, values, -1, null);
     return { records: [], json: { pieces, count: values.length }, rowCount: await count(values.length), sql: commands };
   }
+  const rowCount = await count(values.length);
+  if (writer) {
+    const keyAt = keyIndex(table, proj);
+    const details = await expandTexts(rc, table, parentKeys(values, keyAt), o.expand!, commands);
+    if (details) return { records: [], json: { pieces: writeRecordTexts(writer, values, keyAt, details), count: values.length }, rowCount, sql: commands };
+  }
   const page = rowsOfValues(proj.items, values);
-  const rowCount = await count(page.length);
   const records = page.map((r) => serializeRecord(rc.dict, table, r, { columns: output }));
   if (o.expand?.length) await expandRecords(rc, table, page, records, o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, records, o.showLabel);
@@ -120,17 +119,23 @@ function singleRead(rc: ReadContext, table: Table, idText: string, select: strin
 }
 
 /**
- * One record by id or UUID as its JSON text, written straight from its row; null when the read
- * adds to the record ($expand, showlabel) or its members need an object: then use getRecord.
+ * One record by id or UUID as its JSON text, written straight from its row with the texts of its
+ * details; null when the read must build objects (see textWriterOf): then use getRecord.
  */
 export async function getRecordJson(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel'>): Promise<{ json: string; sql: SqlCommands } | null> {
-  if (!writesText(o)) return null;
   const { proj, text, values } = singleRead(rc, table, idText, o.select);
-  const writer = projectionWriter(rc.dict, table, proj);
+  const writer = textWriterOf(rc, table, proj, o);
   if (!writer) return null;
-  const [row] = await queryPackedValues(rc.q, text, values);
-  if (!row) return missing(rc, table, idText);
-  return { json: recordText(writer, row), sql: new Map([['sql-command', text]]) };
+  const rows = await queryPackedValues(rc.q, text, values);
+  if (!rows.length) return missing(rc, table, idText);
+  const commands: SqlCommands = new Map([['sql-command', text]]);
+  let details: DetailTexts | null = null;
+  const keyAt = keyIndex(table, proj);
+  if (o.expand?.length) {
+    details = await expandTexts(rc, table, parentKeys(rows, keyAt), o.expand, commands);
+    if (!details) return null;
+  }
+  return { json: details ? writeRecordTexts(writer, rows, keyAt, details).join('') : recordText(writer, rows[0]!), sql: commands };
 }
 
 /** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */

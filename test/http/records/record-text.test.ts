@@ -86,4 +86,57 @@ describe('records written as JSON text', () => {
     assert.equal(none.status, 200);
     assert.deepEqual(none.body, { 'page-count': 0, 'records-size': 100, 'skip-records': 0, 'row-count': 0, records: [], 'array-count': 0 });
   });
+
+  /** The same read twice: as text, and as objects (showlabel makes objects; its member is then dropped). */
+  async function asTextAndObjects(path: string): Promise<{ text: Record<string, any>; objects: Record<string, any> }> {
+    const text = await server.request('GET', path, { token });
+    assert.equal(text.status, 200, `${path}: ${text.text}`);
+    const objects = await server.request('GET', `${path}${path.includes('?') ? '&' : '?'}showlabel=`, { token });
+    assert.equal(objects.status, 200, `${path}: ${objects.text}`);
+    const strip = (r: Record<string, unknown>) => {
+      const { 'assigned-labels': _, ...rest } = r;
+      return rest;
+    };
+    return { text: text.body, objects: objects.body.records ? { ...objects.body, records: objects.body.records.map(strip) } : strip(objects.body) };
+  }
+
+  it('write $expand of details as text, member for member as the objects', async () => {
+    const paths = [
+      '/api/v1/models/c_order?$orderby=DocumentNo&$top=5&$expand=C_OrderLine,C_OrderTax',
+      `/api/v1/models/c_order?$orderby=DocumentNo&$top=5&$expand=${encodeURIComponent('C_OrderLine($select=Line,QtyOrdered;$orderby=Line desc;$top=2;$skip=1)')}`,
+      `/api/v1/models/c_bpartner?$orderby=Name&$top=20&$expand=${encodeURIComponent("AD_User($filter=Name neq 'nobody'),C_BPartner_Location")}`,
+      '/api/v1/models/c_bpartner/117?$expand=C_BPartner_Location,AD_User&showsql=true',
+      '/api/v1/models/c_order/102?$expand=C_OrderLine',
+      `/api/v1/models/c_order?$top=3&$expand=${encodeURIComponent('C_OrderLine($expand=M_InOutLine)')}`,
+      '/api/v1/models/c_order?$top=3&$expand=C_BPartner_ID,C_OrderLine',
+    ];
+    let withDetails = 0;
+    for (const path of paths) {
+      const { text, objects } = await asTextAndObjects(path);
+      assert.deepEqual(text, objects, path);
+      const records = text.records ?? [text];
+      for (const [i, r] of records.entries()) {
+        const o = (objects.records ?? [objects])[i];
+        assert.deepEqual(Object.keys(r), Object.keys(o), `${path}: member order`);
+        for (const k of Object.keys(r)) if (Array.isArray(r[k])) {
+          withDetails++;
+          r[k].forEach((d: Record<string, unknown>, j: number) => assert.deepEqual(Object.keys(d), Object.keys(o[k][j]), `${path}: ${k} member order`));
+        }
+      }
+    }
+    assert.ok(withDetails > 10, `records with details compared: ${withDetails}`);
+  });
+
+  it('refuse a bad $expand as the object path does', async () => {
+    for (const [path, status] of [
+      ['/api/v1/models/c_order?$expand=NoSuchTable', 400],
+      ['/api/v1/models/c_order/102?$expand=NoSuchTable', 400],
+      ['/api/v1/models/c_order?$expand=C_OrderLine.NoSuchColumn', 400],
+      ['/api/v1/models/c_bpartner?$top=2&$expand=C_Order.Description', 400],
+    ] as const) {
+      const r = await server.request('GET', path, { token });
+      assert.equal(r.status, status, `${path}: ${r.text}`);
+      assert.equal(typeof r.body.detail, 'string');
+    }
+  });
 });
