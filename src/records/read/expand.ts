@@ -9,8 +9,8 @@ import { fetchedColumns, outputColumns } from './output-columns.js';
 import type { ReadContext } from './read-context.js';
 import { selectItems } from './select-list.js';
 import { orderClause, whereClause } from './where.js';
-import { packedSelect, queryPacked, queryPackedValues, rowsOfValues, type SelectItem } from './packed-row.js';
-import { recordWriter } from '../record-text.js';
+import { packedSelect, queryPacked, queryPackedValues, rowsOfValues } from './packed-row.js';
+import { LINK, projection, projectionWriter, type Projection } from './projection.js';
 
 type Row = Record<string, unknown>;
 
@@ -80,8 +80,7 @@ function linkColumn(parent: Table, child: Table, item: ExpandItem): Column {
 interface DetailRows {
   child: Table;
   link: Column;
-  output: Column[];
-  items: SelectItem[];
+  proj: Projection;
   values: unknown[][];
 }
 
@@ -94,30 +93,25 @@ async function readDetails(rc: ReadContext, parent: Table, parentIds: number[], 
   const isRecordLink = link.kind === 'record-id' || link.dbName === 'record_id';
   if (!isRecordLink && link.kind !== 'foreign-key' && link.kind !== 'integer') throw badRequest('Wrong detail', `${link.name} cannot link ${child.name} to ${parent.name}`);
   const o = item.options;
-  const output = outputColumns(child, o.select);
+  const proj = projection(rc.dict, child, o.select, 'd', link);
   const sql = new SqlBuilder();
   const conds = whereClause(rc, child, 'd', sql, { activeOnly: true, filter: o.filter, label: o.label });
   conds.unshift(`d.${ident(link.dbName)} = ANY(${sql.param(parentIds)}::bigint[])`);
   if (isRecordLink && child.byName.has('ad_table_id')) conds.push(`d."ad_table_id" = ${sql.param(parent.id)}`);
-  const fetched = fetchedColumns(child, output);
   const order = orderClause(child, 'd', o.orderby);
   const skip = o.skip ?? 0;
   const limit = o.top !== undefined ? ` AND x."$rn" <= ${sql.param(skip + o.top)}` : '';
-  const items = [...selectItems(rc.dict, child, fetched, 'd'), { expr: `d.${ident(link.dbName)}`, name: LINK }];
-  const text = `SELECT x."$row" FROM (SELECT ${packedSelect(items)}, d.${ident(link.dbName)} AS "$link", row_number() OVER (PARTITION BY d.${ident(link.dbName)} ORDER BY ${order}) AS "$rn" FROM ${ident(child.dbName)} d WHERE ${conds.join(' AND ')}) x WHERE x."$rn" > ${sql.param(skip)}${limit} ORDER BY x."$link", x."$rn"`;
+  const text = `SELECT x."$row" FROM (SELECT ${proj.list}, d.${ident(link.dbName)} AS "$link", row_number() OVER (PARTITION BY d.${ident(link.dbName)} ORDER BY ${order}) AS "$rn" FROM ${ident(child.dbName)} d WHERE ${conds.join(' AND ')}) x WHERE x."$rn" > ${sql.param(skip)}${limit} ORDER BY x."$link", x."$rn"`;
   commands.set(`sql-command-${item.name}`, text);
   const values = parentIds.length ? await queryPackedValues(rc.q, text, sql.values) : [];
-  return { child, link, output, items, values };
+  return { child, link, proj, values };
 }
-
-/** Name of the extra item that carries a detail row's parent key. */
-const LINK = '$link';
 
 async function expandDetail(rc: ReadContext, parent: Table, rows: Row[], records: JsonObject[], item: ExpandItem, commands: SqlCommands, depth: number): Promise<void> {
   const parentIds = [...new Set(rows.map((r) => Number(r[parent.keyColumn?.dbName ?? ''])))];
-  const { child, link, output, items, values } = await readDetails(rc, parent, parentIds, item, commands);
-  const found = rowsOfValues(items, values);
-  const children = found.map((r) => serializeRecord(rc.dict, child, r, { columns: output, omit: link, modelName: false }));
+  const { child, link, proj, values } = await readDetails(rc, parent, parentIds, item, commands);
+  const found = rowsOfValues(proj.items, values);
+  const children = found.map((r) => serializeRecord(rc.dict, child, r, { columns: proj.output, omit: link, modelName: false }));
   if (item.options.expand?.length) await expandRecords(rc, child, found, children, item.options.expand, commands, depth + 1);
   const byParent = new Map<number, JsonObject[]>();
   found.forEach((r, i) => {
@@ -157,10 +151,10 @@ export type DetailTexts = { key: string; byParent: Map<number, string[]> }[];
 export async function expandTexts(rc: ReadContext, parent: Table, parentIds: number[], items: ExpandItem[], commands: SqlCommands): Promise<DetailTexts | null> {
   const out: DetailTexts = [];
   for (const item of items) {
-    const { child, link, output, items: fetched, values } = await readDetails(rc, parent, parentIds, item, commands);
-    const writer = recordWriter(rc.dict, child, fetched, { columns: output, omit: link, modelName: false });
+    const { child, proj, values } = await readDetails(rc, parent, parentIds, item, commands);
+    const writer = projectionWriter(rc.dict, child, proj);
     if (!writer) return null;
-    const linkAt = fetched.length - 1;
+    const linkAt = proj.items.length - 1;
     const byParent = new Map<number, string[]>();
     for (const v of values) {
       const k = Number(v[linkAt]);
