@@ -28,9 +28,9 @@ const byDictionary = new WeakMap<Dictionary, Map<string, Projection>>();
 
 /**
  * The projection of a read, built once per dictionary version, table, $select and, for an
- * expanded detail, its link column. Building the
- * SELECT list (identifier subqueries of every lookup) is the costliest part of planning a read,
- * and reusing one statement text also keeps its prepared-statement name lookup cheap.
+ * expanded detail, its link column. Building the SELECT list (identifier subqueries of every
+ * lookup) is the costliest part of planning a read, and reusing one statement text also keeps
+ * its prepared-statement name lookup cheap.
  */
 export function projection(dict: Dictionary, table: Table, select: string[] | undefined, alias: string, link?: Column): Projection {
   let cache = byDictionary.get(dict);
