@@ -4,7 +4,7 @@ import { hasTextKey } from './reference-key.js';
 import { formatDate, formatDateTime, formatInstant, formatTime } from './format.js';
 import { DATA_SUFFIX, IDENT_SUFFIX } from './read/select-list.js';
 import { decodeValue, type SelectItem } from './read/packed-row.js';
-import { lookupModelName, visibleColumns, type SerializeOptions } from './serialize.js';
+import { imageDataText, listReferenceOf, lookupModelName, visibleColumns, type SerializeOptions } from './serialize.js';
 
 type Values = readonly unknown[];
 
@@ -66,7 +66,7 @@ function valueWriterOf(dict: Dictionary, column: Column): ValueWriter {
       const head = `{"propertyLabel":${text(column.label)},"id":`;
       return (v, data, out) => {
         out.push(head, numberText(Number(v)));
-        if (data) out.push(',"data":', text(String(data).replace(/\s+/g, '')));
+        if (data) out.push(',"data":', text(imageDataText(data)));
         out.push(',"model-name":"ad_image"}');
       };
     }
@@ -82,7 +82,7 @@ function valueWriterOf(dict: Dictionary, column: Column): ValueWriter {
     }
     case 'list':
     case 'button': {
-      const ref = column.listReferenceId !== null ? dict.references.get(column.listReferenceId) : column.referenceValueId !== null ? dict.references.get(column.referenceValueId) : undefined;
+      const ref = listReferenceOf(dict, column);
       if (!ref || ref.validationType !== 'L') return (v, _, out) => void out.push(text(String(v)));
       const head = `{"propertyLabel":${text(column.label)},"id":`;
       // A list has few codes: each code's whole text is made once.

@@ -1,4 +1,4 @@
-import type { Column, Dictionary, Table } from '../dictionary/model.js';
+import type { Column, Dictionary, Reference, Table } from '../dictionary/model.js';
 import { toBuffer } from '../db/type-parsers.js';
 import { hasTextKey } from './reference-key.js';
 import { formatDate, formatDateTime, formatInstant, formatTime } from './format.js';
@@ -29,6 +29,15 @@ function lookupKeysOf(column: Column): { identKey: string; modelName: string } {
   return k;
 }
 
+/** The list reference a List or Button column shows its codes by (undefined when it has none). */
+export function listReferenceOf(dict: Dictionary, column: Column): Reference | undefined {
+  const id = column.listReferenceId ?? column.referenceValueId;
+  return id !== null ? dict.references.get(id) : undefined;
+}
+
+/** An image's base64 data as a record shows it: without the line breaks the database puts in. */
+export const imageDataText = (data: unknown): string => String(data).replace(/\s+/g, '');
+
 /** One column's JSON form by its type (the spec's value-format table). */
 export function columnValue(dict: Dictionary, column: Column, row: Record<string, unknown>): Json | undefined {
   const v = row[column.dbName];
@@ -56,7 +65,7 @@ export function columnValue(dict: Dictionary, column: Column, row: Record<string
     case 'image': {
       const out: JsonObject = { propertyLabel: column.label, id: Number(v) };
       const data = row[column.dbName + DATA_SUFFIX];
-      if (data) out.data = String(data).replace(/\s+/g, '');
+      if (data) out.data = imageDataText(data);
       out['model-name'] = 'ad_image';
       return out;
     }
@@ -71,7 +80,7 @@ export function columnValue(dict: Dictionary, column: Column, row: Record<string
     case 'list':
     case 'button': {
       const code = String(v);
-      const ref = column.listReferenceId !== null ? dict.references.get(column.listReferenceId) : column.referenceValueId !== null ? dict.references.get(column.referenceValueId) : undefined;
+      const ref = listReferenceOf(dict, column);
       if (!ref || ref.validationType !== 'L') return code;
       const item = ref.listByValue.get(code) ?? ref.listByValue.get(code.trim());
       const out: JsonObject = { propertyLabel: column.label, id: code };

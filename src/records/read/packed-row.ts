@@ -88,11 +88,6 @@ function rowOf(items: readonly SelectItem[], values: unknown[], make: RowMaker):
   return make(values);
 }
 
-/** One packed row as the object a plain SELECT of the items would have given. */
-export function unpackRow(items: readonly SelectItem[], packed: string, make: RowMaker = rowMaker(items)): Row {
-  return rowOf(items, packedValues(packed), make);
-}
-
 /** Rows of packed values as objects (the values arrays are reused). */
 export function rowsOfValues(items: readonly SelectItem[], rows: unknown[][]): Row[] {
   const make = rowMaker(items);

@@ -5,9 +5,13 @@ import { projectionWriter, type Projection } from './projection.js';
 import type { ReadContext } from './read-context.js';
 import type { ReadOptions } from './read-options.js';
 
-/** The members a record of the projection has: a detail under one of these names would replace it. */
+const members = new WeakMap<Projection, Set<string>>();
+
+/** The members a record of the projection has (made once per projection): a detail under one of these names would replace it. */
 function memberNames(p: Projection): Set<string> {
-  return new Set(['id', 'uid', 'model-name', ...p.output.map((c) => c.name)]);
+  let names = members.get(p);
+  if (!names) members.set(p, (names = new Set(['id', 'uid', 'model-name', ...p.output.map((c) => c.name)])));
+  return names;
 }
 
 /**

@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { packedSelect, unpackRow, type SelectItem } from '../../../src/records/read/packed-row.js';
+import { packedSelect, packedValues, rowsOfValues, type SelectItem } from '../../../src/records/read/packed-row.js';
+
+/** One packed row as the object the read path makes of it. */
+const unpackRow = (items: SelectItem[], packed: string) => rowsOfValues(items, [packedValues(packed)])[0]!;
 
 const item = (name: string, decode?: SelectItem['decode']): SelectItem => ({ expr: `t.${name}`, name, decode });
 

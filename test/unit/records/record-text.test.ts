@@ -6,7 +6,7 @@ import { recordText, recordWriter } from '../../../src/records/record-text.js';
 import { serializeRecord, type SerializeOptions } from '../../../src/records/serialize.js';
 import { fetchedColumns, outputColumns } from '../../../src/records/read/output-columns.js';
 import { selectItems } from '../../../src/records/read/select-list.js';
-import { packedValues, unpackRow, type SelectItem } from '../../../src/records/read/packed-row.js';
+import { packedValues, rowsOfValues, type SelectItem } from '../../../src/records/read/packed-row.js';
 import { col } from './fixture-dictionary.js';
 
 /** A table with a column of every kind a record shows, and the tables its lookups point at. */
@@ -73,7 +73,7 @@ function packed(items: SelectItem[], byName: Record<string, unknown>): string {
 function bothWays(d: Dictionary, table: Table, items: SelectItem[], text: string, o: SerializeOptions = {}) {
   const writer = recordWriter(d, table, items, o);
   assert.ok(writer, 'a writer for the table');
-  const expected = JSON.stringify(serializeRecord(d, table, unpackRow(items, text), o));
+  const expected = JSON.stringify(serializeRecord(d, table, rowsOfValues(items, [packedValues(text)])[0]!, o));
   return { actual: recordText(writer, packedValues(text)), expected };
 }
 
