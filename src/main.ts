@@ -1,8 +1,9 @@
 import { loadConfig } from './config.js';
 import { openDatabase, seededSnapshot } from './db/open.js';
+import { schemaCommand } from './dictionary/schema-command.js';
 import { createLogger, startServer } from './server.js';
 
-/** Command line: serve (default) | migrate | snapshot. */
+/** Command line: serve (default) | migrate | snapshot | schema [--apply]. */
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
   const config = loadConfig();
@@ -34,8 +35,22 @@ async function main(argv: string[]): Promise<void> {
       await seededSnapshot(config.cacheDir, log);
       return;
     }
+    case 'schema': {
+      const options = argv.slice(1);
+      const unknown = options.find((o) => o !== '--apply');
+      if (unknown) throw new Error(`Unknown option '${unknown}' of schema: use schema or schema --apply`);
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log });
+      try {
+        const remaining = await schemaCommand(db, options.includes('--apply'), (line) => process.stdout.write(`${line}\n`));
+        // Like diff: 1 when differences remain, so that a deployment script can stop on them.
+        if (remaining > 0) process.exitCode = 1;
+      } finally {
+        await db.close();
+      }
+      return;
+    }
     default:
-      throw new Error(`Unknown command '${command}': use serve, migrate or snapshot`);
+      throw new Error(`Unknown command '${command}': use serve, migrate, snapshot or schema [--apply]`);
   }
 }
 

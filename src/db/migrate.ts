@@ -1,4 +1,4 @@
-import type { Db } from './types.js';
+import type { Db, Queryable } from './types.js';
 import { migrations as allMigrations, type Migration } from './migrations/index.js';
 
 /**
@@ -8,7 +8,7 @@ import { migrations as allMigrations, type Migration } from './migrations/index.
 export async function migrate(db: Db, migrations: Migration[] = allMigrations): Promise<number[]> {
   if (await allApplied(db, migrations)) return [];
   return db.tx(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dictum.migrate'))`);
+    await lockSchemaChanges(tx);
     await tx.query('CREATE SCHEMA IF NOT EXISTS dictum');
     await tx.query(
       'CREATE TABLE IF NOT EXISTS dictum.migration (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())',
@@ -33,4 +33,12 @@ async function allApplied(db: Db, migrations: Migration[]): Promise<boolean> {
   const { rows } = await db.query<{ version: number }>('SELECT version FROM dictum.migration');
   const done = new Set(rows.map((r) => Number(r.version)));
   return migrations.every((m) => done.has(m.version));
+}
+
+/**
+ * Makes the transaction wait for, and then hold off, other changes of the physical schema
+ * (migrations, schema synchronisation) until it ends.
+ */
+export async function lockSchemaChanges(tx: Queryable): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dictum.migrate'))`);
 }

@@ -1,6 +1,6 @@
 import { ident } from '../db/sql.js';
 import { DisplayType } from './display-type.js';
-import type { Column, Table, TableIndex } from './model.js';
+import type { Column, IndexColumn, Table, TableIndex } from './model.js';
 
 /** PostgreSQL type of a stored column, derived from its display type, name and length. */
 export function sqlType(col: Column): string {
@@ -54,17 +54,33 @@ export function createTableStatements(table: Table, idStart = 1_000_000): string
   return stmts;
 }
 
-/** An index of a physical table: its name and the statement that creates it when it is missing. */
+/**
+ * An index of a physical table: its name, its shape (to compare with the index of that name the
+ * database holds) and the statement that creates it when it is missing.
+ */
 export interface IndexDefinition {
   name: string;
+  unique: boolean;
+  /** Key columns (physical names) or expressions (dictionary SQL), in order. */
+  keys: IndexColumn[];
+  /** Included (INCLUDE) columns, physical names in order. */
+  include: string[];
   statement: string;
 }
 
-function indexDefinition(table: Table, name: string, unique: boolean, columns: string[], include: string[] = []): IndexDefinition {
+function indexDefinition(table: Table, name: string, unique: boolean, keys: IndexColumn[], include: string[] = []): IndexDefinition {
   // PostgreSQL cuts longer names to 63 characters; cutting them here keeps the name we look for the one it keeps.
   const n = name.slice(0, 63);
-  const included = include.length ? ` INCLUDE (${include.join(', ')})` : '';
-  return { name: n, statement: `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${ident(n)} ON ${ident(table.dbName)} (${columns.join(', ')})${included}` };
+  // An expression is dictionary SQL, used as written; parentheses make any expression valid here.
+  const columns = keys.map((k) => ('column' in k ? ident(k.column) : `(${k.expression})`));
+  const included = include.length ? ` INCLUDE (${include.map((c) => ident(c)).join(', ')})` : '';
+  return {
+    name: n,
+    unique,
+    keys,
+    include,
+    statement: `CREATE ${unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${ident(n)} ON ${ident(table.dbName)} (${columns.join(', ')})${included}`,
+  };
 }
 
 /** Name of the built-in index on the first identifier of a table. */
@@ -91,10 +107,10 @@ export function identifierIndexReplacement(table: Table): TableIndex | undefined
 export function tableIndexes(table: Table): IndexDefinition[] {
   const out: IndexDefinition[] = [];
   const t = table.dbName;
-  if (table.uuColumn) out.push(indexDefinition(table, `${t}_uu_idx`, true, [ident(table.uuColumn.dbName)]));
+  if (table.uuColumn) out.push(indexDefinition(table, `${t}_uu_idx`, true, [{ column: table.uuColumn.dbName }]));
   for (const p of table.parentColumns) {
     if (p.columnSql) continue;
-    out.push(indexDefinition(table, `${t}_${p.dbName}_idx`, false, [ident(p.dbName)]));
+    out.push(indexDefinition(table, `${t}_${p.dbName}_idx`, false, [{ column: p.dbName }]));
   }
   const client = table.byName.get('ad_client_id');
   const firstIdentifier = table.identifiers.find((c) => !c.columnSql);
@@ -103,13 +119,9 @@ export function tableIndexes(table: Table): IndexDefinition[] {
   // order, so that a page ordered by name stops after its rows instead of sorting every match.
   // A dictionary index led by the identifier does that too; a second one would only slow writes.
   if (client && firstIdentifier && !identifierIndexReplacement(table)) {
-    out.push(indexDefinition(table, identifierIndexName(table), false, [ident(firstIdentifier.dbName)]));
+    out.push(indexDefinition(table, identifierIndexName(table), false, [{ column: firstIdentifier.dbName }]));
   }
-  for (const index of table.indexes) {
-    // An expression is dictionary SQL, used as written; parentheses make any expression valid here.
-    const columns = index.columns.map((c) => ('column' in c ? ident(c.column) : `(${c.expression})`));
-    out.push(indexDefinition(table, index.name, index.unique, columns, index.include.map((c) => ident(c))));
-  }
+  for (const index of table.indexes) out.push(indexDefinition(table, index.name, index.unique, index.columns, index.include));
   return out;
 }
 

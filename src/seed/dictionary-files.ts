@@ -3,7 +3,7 @@ import path from 'node:path';
 import { seedDir } from '../paths.js';
 import type { DictionaryRows, Row } from '../dictionary/build.js';
 
-/** Shapes of the files in seed/dictionary (see scripts/dictionary/README.md). */
+/** Shapes of the files in seed/dictionary, which scripts/dictionary/generate.mjs writes. */
 interface SeedColumn extends Record<string, unknown> {
   AD_Column_ID: number;
   ColumnName: string;

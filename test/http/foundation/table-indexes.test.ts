@@ -244,3 +244,61 @@ describe('indexes described by the dictionary', () => {
     assert.deepEqual(await migrate(db), [], 'applied once');
   });
 });
+
+describe('indexes whose shape differs from the dictionary', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('a physical index of another shape is reported and rebuilt', async () => {
+    const db = server.services.db;
+    const dict = server.services.dictionary.current;
+    await db.exec('DROP INDEX ad_user_bpartner; CREATE INDEX ad_user_bpartner ON ad_user (c_bpartner_id, email)');
+    assert.deepEqual(await compareSchema(db, dict), [
+      { table: 'AD_User', index: 'ad_user_bpartner', problem: 'index differs', expected: '(c_bpartner_id)', actual: '(c_bpartner_id, email)' },
+    ]);
+    const applied = await synchroniseSchema(db, dict);
+    assert.deepEqual(applied.map((d) => `${d.index}:${d.problem}`), ['ad_user_bpartner:index differs']);
+    assert.match((await indexDef(db, 'ad_user_bpartner'))!.indexdef, /^CREATE INDEX ad_user_bpartner ON \S*ad_user USING btree \(c_bpartner_id\)$/);
+    assert.deepEqual(await compareSchema(db, dict), []);
+  });
+
+  it('a column added to an index through the API reaches the database once the schema is synchronised', async () => {
+    const token = await systemLogin(server);
+    const user = server.services.dictionary.current.byName.get('ad_user')!;
+    const index = await server.request('GET', `/api/v1/models/ad_tableindex?$filter=Name eq 'ad_user_bpartner'`, { token });
+    assert.equal(index.status, 200, index.text);
+    const added = await server.request('POST', '/api/v1/models/ad_indexcolumn', {
+      token,
+      body: { AD_TableIndex_ID: index.body.records[0].id, AD_Column_ID: user.byName.get('email')!.id, SeqNo: 20, IsIncluded: true },
+    });
+    assert.equal(added.status, 201, added.text);
+    await eventually(
+      () => server.services.dictionary.current.byName.get('ad_user')!.indexes.find((x) => x.name === 'ad_user_bpartner')?.include.includes('email') === true,
+      'the included column is in the cache',
+    );
+    const dict = server.services.dictionary.current;
+    assert.deepEqual((await compareSchema(server.services.db, dict)).map((d) => `${d.index}:${d.problem}:${d.expected}:${d.actual}`), [
+      'ad_user_bpartner:index differs:(c_bpartner_id) INCLUDE (email):(c_bpartner_id)',
+    ]);
+    await synchroniseSchema(server.services.db, dict);
+    assert.match((await indexDef(server.services.db, 'ad_user_bpartner'))!.indexdef, /USING btree \(c_bpartner_id\) INCLUDE \(email\)$/);
+    assert.deepEqual(await compareSchema(server.services.db, dict), []);
+  });
+
+  it('a unique index the rows do not allow keeps the old index, and the difference stays reported', async () => {
+    const db = server.services.db;
+    const dict = server.services.dictionary.current;
+    await db.exec(`DROP INDEX c_bpartner_value; CREATE INDEX c_bpartner_value ON c_bpartner (ad_client_id, value);
+      UPDATE c_bpartner SET value = 'JoeBlock' WHERE c_bpartner_id = 117`);
+    const before = await compareSchema(db, dict);
+    assert.deepEqual(before.map((d) => `${d.index}:${d.problem}`), ['c_bpartner_value:index differs']);
+    assert.deepEqual(await synchroniseSchema(db, dict), []);
+    assert.match((await indexDef(db, 'c_bpartner_value'))!.indexdef, /^CREATE INDEX c_bpartner_value .*\(ad_client_id, value\)$/, 'the old index is still there');
+    assert.deepEqual(await compareSchema(db, dict), before);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildDictionary, type Row } from '../../../src/dictionary/build.js';
 import { identifierIndexName, identifierIndexReplacement, indexStatements, tableIndexes } from '../../../src/dictionary/ddl.js';
+import { describeIndex, indexMatches, type PhysicalIndex } from '../../../src/dictionary/sync.js';
 import { readSeed } from '../../../src/seed/bootstrap.js';
 import { col } from '../records/fixture-dictionary.js';
 
@@ -181,5 +182,36 @@ describe('dictionary indexes', () => {
     assert.ok(names.includes('c_bpartner_name'));
     assert.ok(!names.includes('c_bpartner_ident_idx'), names.join(', '));
     assert.ok(tableIndexes(dict.byName.get('c_order')!).some((i) => i.name === 'c_order_ident_idx'), 'other tables keep theirs');
+  });
+
+  it('a physical index matches its definition only with the same uniqueness, keys and included columns, and no WHERE', () => {
+    const dict = dictionaryWith(
+      [tableIndex(1, 114, 'ad_user_covering', { isunique: 'Y' }), tableIndex(2, 114, 'ad_user_email_lower')],
+      [
+        indexColumn(10, 1, 10, { ad_column_id: 6 }),
+        indexColumn(11, 1, 20, { ad_column_id: 5, isincluded: 'Y' }),
+        indexColumn(12, 2, 10, { ad_column_id: 3 }),
+        indexColumn(13, 2, 20, { columnsql: 'lower(EMail)' }),
+      ],
+    );
+    const [covering, lower] = tableIndexes(dict.byName.get('ad_user')!).slice(-2);
+    const same: PhysicalIndex = { unique: true, keys: ['c_bpartner_id'], include: ['email'], partial: false };
+    assert.equal(indexMatches(covering!, same), true);
+    assert.equal(indexMatches(covering!, { ...same, unique: false }), false, 'uniqueness');
+    assert.equal(indexMatches(covering!, { ...same, keys: ['c_bpartner_id', 'email'], include: [] }), false, 'an included column made a key');
+    assert.equal(indexMatches(covering!, { ...same, include: [] }), false, 'an included column missing');
+    assert.equal(indexMatches(covering!, { ...same, include: ['name'] }), false, 'another included column');
+    assert.equal(indexMatches(covering!, { ...same, keys: ['ad_client_id'] }), false, 'another key column');
+    assert.equal(indexMatches(covering!, { ...same, keys: [null] }), false, 'an expression for a column');
+    assert.equal(indexMatches(covering!, { ...same, partial: true }), false, 'a WHERE clause');
+
+    // PostgreSQL spells the expression its own way (lower((email)::text)), so only its place is compared.
+    const physicalLower: PhysicalIndex = { unique: false, keys: ['ad_client_id', null], include: [], partial: false };
+    assert.equal(indexMatches(lower!, physicalLower), true);
+    assert.equal(indexMatches(lower!, { ...physicalLower, keys: ['ad_client_id', 'email'] }), false, 'a column for an expression');
+    assert.equal(indexMatches(lower!, { ...physicalLower, keys: ['ad_client_id'] }), false, 'a key missing');
+
+    assert.equal(describeIndex(same), 'UNIQUE (c_bpartner_id) INCLUDE (email)');
+    assert.equal(describeIndex({ ...physicalLower, partial: true }), '(ad_client_id, <expression>) WHERE …');
   });
 });
