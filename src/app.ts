@@ -1,6 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { healthRoutes } from './health/routes.js';
 import { registerErrorHandlers } from './http/errors.js';
+import { readJsonBodies } from './http/json-body.js';
 import { modelReadRoutes } from './records/http/models-routes.js';
 import { modelWriteRoutes } from './records/http/model-write-routes.js';
 import { batchRoutes } from './batch/batch-routes.js';
@@ -24,6 +25,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 },
   });
   registerErrorHandlers(app);
+  readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
   await authRoutes(app, s);
   await healthRoutes(app, s);

@@ -57,6 +57,38 @@ describe('health', () => {
     assert.equal(r.body.status, 400);
     assert.doesNotMatch(r.text, /at .*\.js|SyntaxError|stack/i);
   });
+
+  it('reads a JSON content type with an empty body as no body, and still refuses bad JSON behind it', async () => {
+    const token = await login(server);
+    const json = { 'content-type': 'application/json' };
+    const read = await server.request('GET', '/api/v1/models/c_bpartner/118?$select=Name', { token, headers: json });
+    assert.equal(read.status, 200, read.text);
+    assert.equal(read.body.id, 118);
+
+    const created = await server.request('POST', '/api/v1/models/c_bpartner', { token, body: { Name: 'Deleted with a JSON content type' } });
+    assert.equal(created.status, 201, created.text);
+    const deleted = await server.request('DELETE', `/api/v1/models/c_bpartner/${created.body.id}`, { token, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    assert.equal(deleted.status, 200, deleted.text);
+    assert.deepEqual(deleted.body, { msg: 'Deleted' });
+    assert.equal((await server.request('GET', `/api/v1/models/c_bpartner/${created.body.id}`, { token })).status, 404);
+
+    // A route that needs a body says so, with or without the header, and writes nothing.
+    for (const headers of [json, {}]) {
+      const none = await server.request('POST', '/api/v1/models/c_bpartner', { token, headers, raw: '' });
+      assert.equal(none.status, 400, none.text);
+      assert.deepEqual(none.body, { title: 'Invalid body', status: 400, detail: 'The request body must be a JSON object' });
+    }
+    const blank = await server.request('POST', '/api/v1/auth/tokens', { headers: json, raw: ' \n' });
+    assert.equal(blank.status, 400, blank.text);
+    assert.match(blank.body.detail, /must be a JSON object/);
+
+    const broken = await server.request('PUT', '/api/v1/models/c_bpartner/118', { token, headers: json, raw: '{"Name": ' });
+    assert.deepEqual(broken.body, { title: 'Invalid JSON', status: 400, detail: 'The request body is not valid JSON' });
+    const poisoned = await server.request('PUT', '/api/v1/models/c_bpartner/118', { token, headers: json, raw: '{"__proto__": {"Name": "x"}}' });
+    assert.equal(poisoned.status, 400, 'a __proto__ key is refused as before');
+    const after = await server.request('GET', '/api/v1/models/c_bpartner/118?$select=Name', { token });
+    assert.equal(after.body.Name, read.body.Name);
+  });
 });
 
 describe('an unexpected fault', () => {
