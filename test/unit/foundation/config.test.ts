@@ -1,0 +1,15 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_POOL_SIZE, loadConfig } from '../../../src/config.js';
+
+describe('configuration', () => {
+  it('keeps 5 connections per instance unless DB_POOL_SIZE says otherwise', () => {
+    assert.equal(DEFAULT_POOL_SIZE, 5);
+    assert.equal(loadConfig({}).dbPoolSize, 5);
+    assert.equal(loadConfig({ DB_POOL_SIZE: '' }).dbPoolSize, 5, 'an empty setting is no setting');
+    assert.equal(loadConfig({ DB_POOL_SIZE: '12' }).dbPoolSize, 12);
+    assert.throws(() => loadConfig({ DB_POOL_SIZE: '0' }), /DB_POOL_SIZE must be an integer from 1 to 500, got '0'/);
+    assert.throws(() => loadConfig({ DB_POOL_SIZE: '2.5' }), /DB_POOL_SIZE/);
+    assert.throws(() => loadConfig({ DB_POOL_SIZE: 'ten' }), /DB_POOL_SIZE/);
+  });
+});
