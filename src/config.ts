@@ -31,7 +31,7 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
  * compete for the CPU and for the lock manager. A full business partner read touches 15 tables
  * and their keys, more locks than the 16 a PostgreSQL backend (up to 17) takes without the
  * shared lock table; with 10 backends on a busy 2-core machine some of its binds waited 50 to
- * 300 ms, and reads by id reached a worst case of 130 to 450 ms, against 23 to 34 ms with 5.
+ * 300 ms, and reads by id reached a worst case of 120 to 450 ms, against 23 to 34 ms with 5.
  */
 export const DEFAULT_POOL_SIZE = 5;
 
