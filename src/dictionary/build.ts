@@ -16,7 +16,8 @@ export interface DictionaryRows {
   indexColumns?: Row[];
 }
 
-const yes = (v: unknown): boolean => v === 'Y' || v === true;
+/** A Yes-No value of a dictionary row: 'Y' as stored, true as a write may give it. */
+export const yes = (v: unknown): boolean => v === 'Y' || v === true;
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
 const str = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
 /** Rows read from seed files may leave IsActive out; they are active. */

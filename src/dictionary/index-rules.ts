@@ -1,7 +1,6 @@
 import type { ModelEvent, ModelEvents } from '../events/model-events.js';
 import { validationError } from '../records/write/write-errors.js';
-
-const yes = (v: unknown): boolean => v === 'Y' || v === true;
+import { yes } from './build.js';
 
 /**
  * An included (INCLUDE) index column is stored in the index as the table holds it, so PostgreSQL
