@@ -222,14 +222,16 @@ export const ORDER_MARK = 'benchmark order';
 export const KEPT_ORDERS = 5000;
 
 /**
- * Removes what the write scenarios of earlier runs created, then VACUUM ANALYZEs those tables:
+ * Removes what the write scenarios of earlier runs created, then VACUUM ANALYZEs the tables it
+ * removed rows from:
  * - every partner they created (Values W<tag>-…, ids from the service's sequences, below the data
  *   set). Left behind, they grew the partner table from run to run and left pages the visibility
  *   map no longer marked, so the list's count read the table instead of its index alone;
  * - all but the newest KEPT_ORDERS of their orders (Description `benchmark order`), with their
- *   lines and taxes. Emptied order tables would give the order scenario the plans of tiny tables
- *   (sequential scans of lines that then grow by thousands a second), not those of a database
- *   in use; unbounded, they would grow from run to run.
+ *   lines and taxes. Unbounded, they would grow from run to run; emptied, the order tables would
+ *   give the order scenario the plans of tiny tables, not those of a database in use.
+ * A table it removed nothing from is left as it is: analyzing the few demo orders of a new
+ * database would plan the order path for tiny tables while orders-in-use.mjs fills them.
  */
 export async function clearEarlierWrites(client, keptOrders = KEPT_ORDERS) {
   const partners = await client.query(
@@ -237,11 +239,12 @@ export async function clearEarlierWrites(client, keptOrders = KEPT_ORDERS) {
     [FIRST_ID],
   );
   const older = 'SELECT c_order_id FROM c_order WHERE description = $1 ORDER BY c_order_id DESC OFFSET $2';
-  await client.query(`DELETE FROM c_orderline WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
-  await client.query(`DELETE FROM c_ordertax WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
-  const deleted = await client.query(`DELETE FROM c_order WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
-  for (const t of ['c_bpartner', 'c_order', 'c_orderline', 'c_ordertax']) await client.query(`VACUUM ANALYZE ${t}`);
-  return { partners: partners.rowCount ?? 0, orders: deleted.rowCount ?? 0 };
+  const lines = await client.query(`DELETE FROM c_orderline WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
+  const taxes = await client.query(`DELETE FROM c_ordertax WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
+  const orders = await client.query(`DELETE FROM c_order WHERE c_order_id IN (${older})`, [ORDER_MARK, keptOrders]);
+  const removed = { c_bpartner: partners, c_order: orders, c_orderline: lines, c_ordertax: taxes };
+  for (const [table, result] of Object.entries(removed)) if (result.rowCount) await client.query(`VACUUM ANALYZE ${table}`);
+  return { partners: partners.rowCount ?? 0, orders: orders.rowCount ?? 0 };
 }
 
 /** The service hands out new ids from per-table sequences; they must stay below the data set. */

@@ -158,15 +158,20 @@ test('memory and CPU time of a process are read from /proc', { skip: !fs.existsS
   assert.ok(waited < 2000);
 });
 
-test('each run starts without what earlier runs created, and leaves everything else', async (t) => {
-  if (!pgReady) return t.skip('no PostgreSQL server');
-  const c = await connect(baseUrl);
-  try {
+/** The tables that the write scenarios fill, with the columns clearEarlierWrites reads, new and empty. */
+async function createWrittenTables(c) {
     await c.query('DROP TABLE IF EXISTS c_bpartner, c_order, c_orderline, c_ordertax CASCADE');
     await c.query('CREATE TABLE c_bpartner (c_bpartner_id bigint PRIMARY KEY, value text, name text)');
     await c.query('CREATE TABLE c_order (c_order_id bigint PRIMARY KEY, description text)');
     await c.query('CREATE TABLE c_orderline (c_orderline_id bigint PRIMARY KEY, c_order_id bigint)');
     await c.query('CREATE TABLE c_ordertax (c_order_id bigint, c_tax_id bigint)');
+}
+
+test('each run starts without what earlier runs created, and leaves everything else', async (t) => {
+  if (!pgReady) return t.skip('no PostgreSQL server');
+  const c = await connect(baseUrl);
+  try {
+    await createWrittenTables(c);
     await c.query(`INSERT INTO c_bpartner VALUES
       (117, 'W1-1', 'Demo Garden'),
       (1000001, 'W1a2-1', 'Anna Alvarez Garden'), (1000002, 'W1a2-0-3', 'Ben Berg Garden'),
@@ -185,6 +190,60 @@ test('each run starts without what earlier runs created, and leaves everything e
     assert.deepEqual(await ids('SELECT c_order_id AS id FROM c_ordertax ORDER BY 1'), [102, 1000025]);
     assert.deepEqual(await clearEarlierWrites(c, 2), { partners: 0, orders: 0 }, 'a second run finds nothing to remove');
     assert.deepEqual(await clearEarlierWrites(c, 0), { partners: 0, orders: 2 }, 'keeping none removes every order of the runs');
+  } finally {
+    await c.query('DROP TABLE IF EXISTS c_order, c_orderline, c_ordertax CASCADE').catch(() => undefined);
+    await c.end();
+  }
+});
+
+test('only the tables that lost the writes of earlier runs are analyzed', async (t) => {
+  if (!pgReady) return t.skip('no PostgreSQL server');
+  const c = await connect(baseUrl);
+  try {
+    await createWrittenTables(c);
+    await c.query("INSERT INTO c_bpartner VALUES (117, 'C1', 'Demo Garden'), (1000001, 'W1a2-1', 'Anna Alvarez Garden')");
+    await c.query("INSERT INTO c_order VALUES (102, 'a demo order'), (103, 'a demo order')");
+    await c.query('INSERT INTO c_orderline VALUES (1, 102), (2, 103)');
+    assert.deepEqual(await clearEarlierWrites(c), { partners: 1, orders: 0 });
+    const tuples = async (table) => Number((await c.query('SELECT reltuples FROM pg_class WHERE oid = $1::regclass', [table])).rows[0].reltuples);
+    assert.equal(await tuples('c_bpartner'), 1, 'the partner table, which lost a row, is analyzed');
+    for (const table of ['c_order', 'c_orderline', 'c_ordertax']) assert.equal(await tuples(table), -1, `${table} stays never analyzed`);
+  } finally {
+    await c.query('DROP TABLE IF EXISTS c_bpartner, c_order, c_orderline, c_ordertax CASCADE').catch(() => undefined);
+    await c.end();
+  }
+});
+
+test('the orders of a database in use are created through the service once, then analyzed', async (t) => {
+  if (!pgReady) return t.skip('no PostgreSQL server');
+  const { ensureOrdersInUse, ORDER_TABLES } = await import('../lib/orders-in-use.mjs');
+  const c = await connect(baseUrl);
+  try {
+    await c.query('DROP TABLE IF EXISTS c_order, c_orderline, c_ordertax CASCADE');
+    await c.query('CREATE TABLE c_order (c_order_id serial PRIMARY KEY, description text)');
+    await c.query('CREATE TABLE c_orderline (c_orderline_id serial PRIMARY KEY, c_order_id bigint)');
+    await c.query('CREATE TABLE c_ordertax (c_order_id bigint, c_tax_id bigint)');
+    await c.query("INSERT INTO c_order (description) VALUES ('benchmark order'), ('benchmark order'), ('a demo order')");
+    const desc = { key: 'createOrder', method: 'POST', path: '/api/v1/models/c_order', auth: true, bodyGen: { kind: 'json', value: {} } };
+    const calls = [];
+    const send = async (baseUrl, d, token) => {
+      calls.push({ baseUrl, d, token });
+      await c.query("INSERT INTO c_order (description) VALUES ('benchmark order')");
+      return { status: 201, body: '{}', path: d.path };
+    };
+    assert.equal(await ensureOrdersInUse({ client: c, baseUrl: 'http://x', token: 'T', desc, kept: 20, concurrency: 4, send }), 18);
+    assert.equal(calls.length, 18);
+    assert.ok(calls.every((k) => k.baseUrl === 'http://x' && k.token === 'T' && k.d === desc));
+    assert.equal((await c.query("SELECT count(*)::int AS n FROM c_order WHERE description = 'benchmark order'")).rows[0].n, 20);
+    for (const table of ORDER_TABLES) {
+      const r = await c.query('SELECT reltuples FROM pg_class WHERE oid = $1::regclass', [table]);
+      assert.notEqual(Number(r.rows[0].reltuples), -1, `${table} is analyzed after the orders are made`);
+    }
+    assert.equal(await ensureOrdersInUse({ client: c, baseUrl: 'http://x', token: 'T', desc, kept: 20, send }), 0, 'enough orders: nothing is sent');
+    assert.equal(calls.length, 18);
+
+    const refuse = async (_b, d) => ({ status: 409, body: '{"title":"Conflict"}', path: d.path });
+    await assert.rejects(ensureOrdersInUse({ client: c, baseUrl: 'http://x', token: 'T', desc, kept: 30, send: refuse }), /POST \/api\/v1\/models\/c_order answered 409: \{"title":"Conflict"\}/);
   } finally {
     await c.query('DROP TABLE IF EXISTS c_order, c_orderline, c_ordertax CASCADE').catch(() => undefined);
     await c.end();
