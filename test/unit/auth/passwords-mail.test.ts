@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { pino } from 'pino';
-import { hashPassword, isPhc, verifyHash, verifyPassword } from '../../../src/auth/passwords.js';
+import { availableParallelism } from 'node:os';
+import { hashingLoad, hashPassword, isPhc, verifyHash, verifyPassword } from '../../../src/auth/passwords.js';
 import { createMailer, resetTemplate } from '../../../src/auth/mailer.js';
 
 describe('password hashing', () => {
@@ -26,6 +27,20 @@ describe('password hashing', () => {
     assert.equal(await verifyHash(h, '123457'), false);
     assert.equal(await verifyHash(null, '123456'), false);
     assert.equal(await verifyHash('123456', '123456'), false);
+  });
+
+  it('runs at most one hash per CPU and queues the rest, each with its own answer', async () => {
+    const h = await hashPassword('Tulips2026');
+    const cpus = Math.max(1, availableParallelism());
+    assert.equal(hashingLoad().limit, cpus);
+    const n = cpus * 3;
+    const checks = Array.from({ length: n }, (_, i) => verifyPassword(h, i % 2 ? 'Tulips2026' : 'wrong'));
+    await new Promise((r) => setImmediate(r));
+    const seen = hashingLoad();
+    assert.equal(seen.running, cpus, 'as many hashes run as there are CPUs');
+    assert.equal(seen.running + seen.waiting, n, 'every check is running or waiting');
+    assert.deepEqual(await Promise.all(checks), Array.from({ length: n }, (_, i) => i % 2 === 1));
+    assert.deepEqual(hashingLoad(), { running: 0, waiting: 0, limit: cpus });
   });
 });
 
