@@ -34,11 +34,14 @@ describe('password hashing', () => {
     const cpus = Math.max(1, availableParallelism());
     assert.equal(hashingLoad().limit, cpus);
     const n = cpus * 3;
-    const checks = Array.from({ length: n }, (_, i) => verifyPassword(h, i % 2 ? 'Tulips2026' : 'wrong'));
+    let finished = 0;
+    const checks = Array.from({ length: n }, (_, i) => verifyPassword(h, i % 2 ? 'Tulips2026' : 'wrong').finally(() => finished++));
     await new Promise((r) => setImmediate(r));
     const seen = hashingLoad();
-    assert.equal(seen.running, cpus, 'as many hashes run as there are CPUs');
-    assert.equal(seen.running + seen.waiting, n, 'every check is running or waiting');
+    // On a loaded machine a hash may already have finished; the limit holds whatever the count.
+    assert.equal(seen.running, Math.min(cpus, n - finished), 'as many hashes run as there are CPUs');
+    assert.equal(seen.running + seen.waiting + finished, n, 'every check is running, waiting or finished');
+    assert.ok(seen.waiting > 0, 'the rest wait');
     assert.deepEqual(await Promise.all(checks), Array.from({ length: n }, (_, i) => i % 2 === 1));
     assert.deepEqual(hashingLoad(), { running: 0, waiting: 0, limit: cpus });
   });
