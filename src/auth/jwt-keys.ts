@@ -7,6 +7,8 @@ export const ALG = 'ES256';
 export const ISSUER = 'idempiere.org';
 /** NOTIFY channel: a signing key was added or retired; every instance reloads its key set. */
 export const KEYS_CHANNEL = 'dictum_signing_keys';
+/** The least time between two reads of the key table prompted by tokens whose kid is unknown. */
+export const UNKNOWN_KID_RELOAD_MS = 1000;
 
 interface StoredKey {
   kid: string;
@@ -75,7 +77,12 @@ export class SigningKeys {
   #keys = new Map<string, StoredKey>();
   #current: { kid: string; key: CryptoKey } | null = null;
   #unlisten: (() => Promise<void>) | null = null;
+  /** When the last read of the key table started. */
   #lastReload = 0;
+  /** The loads run one after another, so that an older read never replaces a newer one. */
+  #loads: Promise<void> = Promise.resolve();
+  /** The reload shared by the verifications that meet an unknown kid meanwhile. */
+  #unknownKidReload: Promise<void> | null = null;
 
   /** @param retentionMs how long a retired key stays usable for verification and published. */
   constructor(
@@ -96,7 +103,14 @@ export class SigningKeys {
     this.#unlisten = null;
   }
 
-  async load(): Promise<void> {
+  /** Reads the key set again, after any load already under way. */
+  load(): Promise<void> {
+    const run = this.#loads.catch(() => undefined).then(() => this.#read());
+    this.#loads = run;
+    return run;
+  }
+
+  async #read(): Promise<void> {
     this.#lastReload = Date.now();
     const { rows } = await this.db.query<KeyRow>(
       `SELECT kid, algorithm, publickey, privatekey, validto, iscurrent FROM rest_signingkey WHERE isactive = 'Y' ORDER BY validfrom DESC, rest_signingkey_id DESC`,
@@ -147,8 +161,9 @@ export class SigningKeys {
   }
 
   /**
-   * Verifies signature, issuer and expiry. An unknown kid reloads the key set once (another
-   * instance may have rotated); errors come from jose (JWTExpired carries the verified payload).
+   * Verifies signature, issuer and expiry. An unknown kid may be a key that another instance has
+   * just added: the verification waits for a load under way, then for a reload of its own;
+   * errors come from jose (JWTExpired carries the verified payload).
    */
   async verify(token: string): Promise<JWTPayload> {
     const { payload } = await jwtVerify(
@@ -156,8 +171,12 @@ export class SigningKeys {
       async (header) => {
         const kid = header.kid ?? '';
         let k = this.#keys.get(kid);
-        if (!k && Date.now() - this.#lastReload > 1000) {
-          await this.load();
+        if (!k) {
+          await this.#loads.catch(() => undefined);
+          k = this.#keys.get(kid);
+        }
+        if (!k) {
+          await this.#reloadForUnknownKid();
           k = this.#keys.get(kid);
         }
         if (!k || !this.#usable(k)) throw new Error('unknown signing key');
@@ -166,6 +185,24 @@ export class SigningKeys {
       { issuer: ISSUER, algorithms: [ALG] },
     );
     return payload;
+  }
+
+  /**
+   * One reload for all the unknown kids met meanwhile, started at least UNKNOWN_KID_RELOAD_MS
+   * after the previous read: tokens with made-up kids cannot make the key table read more often,
+   * and a key added just after the previous read is still found.
+   */
+  #reloadForUnknownKid(): Promise<void> {
+    if (!this.#unknownKidReload) {
+      const wait = Math.max(0, this.#lastReload + UNKNOWN_KID_RELOAD_MS - Date.now());
+      this.#unknownKidReload = (async () => {
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        await this.load();
+      })().finally(() => {
+        this.#unknownKidReload = null;
+      });
+    }
+    return this.#unknownKidReload;
   }
 
   /** The public key set: the current key and retired keys still within the token lifetime. */

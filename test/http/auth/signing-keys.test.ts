@@ -1,0 +1,90 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateKeyPair, SignJWT } from 'jose';
+import { ALG, ISSUER, rotateSigningKey, SigningKeys, UNKNOWN_KID_RELOAD_MS } from '../../../src/auth/jwt-keys.js';
+import type { Db } from '../../../src/db/types.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { sleep } from '../../helpers/wait.js';
+
+const HOUR = 3_600_000;
+
+/** The database, with every read of the key table noted, and the first one's answer held back `holdFirstMs`. */
+function watchedDb(db: Db, holdFirstMs = 0): { db: Db; reads: number[] } {
+  const reads: number[] = [];
+  const query = async (...args: Parameters<Db['query']>) => {
+    const isKeyRead = String(args[0]).includes('FROM rest_signingkey');
+    if (isKeyRead) reads.push(Date.now());
+    const result = await db.query(...args);
+    if (isKeyRead && reads.length === 1 && holdFirstMs > 0) await sleep(holdFirstMs);
+    return result;
+  };
+  const watched = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'query') return query;
+      const v = Reflect.get(target, prop, receiver) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return { db: watched, reads };
+}
+
+async function forgedToken(): Promise<string> {
+  const { privateKey } = await generateKeyPair(ALG);
+  return new SignJWT({ AD_Client_ID: 11 })
+    .setProtectedHeader({ alg: ALG, kid: 'made-up-kid', typ: 'JWT' })
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime('5m')
+    .sign(privateKey);
+}
+
+describe('signing keys shared through the database', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('a key added by another instance just after this one read the table verifies at once', async () => {
+    const verifier = new SigningKeys(server.services.db, () => HOUR);
+    await verifier.load();
+    const readAt = Date.now();
+    const kid = await rotateSigningKey(server.services.db);
+    const signer = new SigningKeys(server.services.db, () => HOUR);
+    await signer.load();
+    assert.equal(signer.currentKid, kid);
+    const token = await signer.sign({ AD_Client_ID: 11 }, Date.now() + 60_000);
+    assert.ok(Date.now() - readAt < UNKNOWN_KID_RELOAD_MS, 'the verification comes within the reload interval, the case under test');
+    const payload = await verifier.verify(token);
+    assert.equal(payload.AD_Client_ID, 11);
+  });
+
+  it('tokens with unknown kids read the key table once per interval, however many arrive', async () => {
+    const { db, reads } = watchedDb(server.services.db);
+    const verifier = new SigningKeys(db, () => HOUR);
+    await verifier.load();
+    const token = await forgedToken();
+    for (let round = 1; round <= 2; round++) {
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => verifier.verify(token)));
+      for (const r of results) {
+        assert.equal(r.status, 'rejected');
+        assert.match(String((r as PromiseRejectedResult).reason), /unknown signing key/);
+      }
+      assert.equal(reads.length, 1 + round, `one read for the ${round === 1 ? 'first' : 'second'} 20 verifications`);
+      assert.ok(reads[round]! - reads[round - 1]! >= UNKNOWN_KID_RELOAD_MS - 5, `reads ${reads[round]! - reads[round - 1]!} ms apart`);
+    }
+  });
+
+  it('loads run one after another, so an earlier read never replaces a later one', async () => {
+    const { db } = watchedDb(server.services.db, 300);
+    const keys = new SigningKeys(db, () => HOUR);
+    const first = keys.load(); // its answer is held back 300 ms
+    await sleep(50);
+    const kid = await rotateSigningKey(server.services.db);
+    const second = keys.load();
+    await Promise.all([first, second]);
+    assert.equal(keys.currentKid, kid);
+  });
+});
