@@ -1,4 +1,5 @@
 import { ACCESS_CHANNEL } from '../events/cache-notifications.js';
+import { NotifiedCache } from '../events/notified-cache.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/types.js';
 import type { Services } from '../services.js';
@@ -98,7 +99,7 @@ export class AuthService {
   readonly failures = new FailureWindow();
   /** Password reset requests per remote address (in memory, per instance). */
   readonly resetRequests = new FailureWindow();
-  #roleAccess = new Map<string, RoleAccess>();
+  #roleAccess = new NotifiedCache<string, RoleAccess>(10_000);
   #unlistenAccess: (() => Promise<void>) | null = null;
   #maxLifetimeMs: number = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES * 60_000;
   #timer: NodeJS.Timeout | null = null;
@@ -237,6 +238,7 @@ export class AuthService {
   async roleAccess(roleId: number, userId: number): Promise<RoleAccess> {
     const hit = this.roleAccessCached(roleId, userId);
     if (hit) return hit;
+    const started = this.#roleAccess.readStarted();
     const { rows } = await this.s.db.query<{ userlevel: string | null; isclientadministrator: string | null; isaccessallorgs: string | null; isuseuserorgaccess: string | null }>(
       'SELECT userlevel, isclientadministrator, isaccessallorgs, isuseuserorgaccess FROM ad_role WHERE ad_role_id = $1',
       [roleId],
@@ -260,8 +262,7 @@ export class AuthService {
       orgIds,
       readOnlyOrgIds: readOnly,
     };
-    this.#roleAccess.set(`${roleId}:${userId}`, access);
-    if (this.#roleAccess.size > 10_000) this.#roleAccess.delete(this.#roleAccess.keys().next().value as string);
+    this.#roleAccess.set(`${roleId}:${userId}`, access, started);
     return access;
   }
 

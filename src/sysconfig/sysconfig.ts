@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/types.js';
+import { NotifiedCache } from '../events/notified-cache.js';
 
 export const SYSCONFIG_CHANNEL = 'dictum_sysconfig';
 
@@ -8,7 +9,7 @@ export const SYSCONFIG_CHANNEL = 'dictum_sysconfig';
  * dropped on NOTIFY when AD_SysConfig changes on any instance.
  */
 export class SysConfig {
-  #cache = new Map<string, string | null>();
+  #cache = new NotifiedCache<string, string | null>();
   #unlisten: (() => Promise<void>) | null = null;
 
   constructor(private readonly db: Queryable) {}
@@ -24,13 +25,14 @@ export class SysConfig {
   async get(name: string, clientId = 0, orgId = 0, q: Queryable = this.db): Promise<string | null> {
     const key = `${name}|${clientId}|${orgId}`;
     if (q === this.db && this.#cache.has(key)) return this.#cache.get(key)!;
+    const started = this.#cache.readStarted();
     const { rows } = await q.query<{ value: string | null }>(
       `SELECT value FROM ad_sysconfig WHERE name = $1 AND isactive = 'Y' AND ad_client_id IN (0, $2) AND ad_org_id IN (0, $3)
        ORDER BY ad_client_id DESC, ad_org_id DESC LIMIT 1`,
       [name, clientId, orgId],
     );
     const value = rows.length ? rows[0]!.value : null;
-    if (q === this.db) this.#cache.set(key, value);
+    if (q === this.db) this.#cache.set(key, value, started);
     return value;
   }
 

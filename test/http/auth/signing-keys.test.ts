@@ -2,31 +2,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPair, SignJWT } from 'jose';
 import { ALG, ISSUER, rotateSigningKey, SigningKeys, UNKNOWN_KID_RELOAD_MS } from '../../../src/auth/jwt-keys.js';
-import type { Db } from '../../../src/db/types.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { sleep } from '../../helpers/wait.js';
+import { watchedDb } from '../../helpers/watched-db.js';
 
 const HOUR = 3_600_000;
-
-/** The database, with every read of the key table noted, and the first one's answer held back `holdFirstMs`. */
-function watchedDb(db: Db, holdFirstMs = 0): { db: Db; reads: number[] } {
-  const reads: number[] = [];
-  const query = async (...args: Parameters<Db['query']>) => {
-    const isKeyRead = String(args[0]).includes('FROM rest_signingkey');
-    if (isKeyRead) reads.push(Date.now());
-    const result = await db.query(...args);
-    if (isKeyRead && reads.length === 1 && holdFirstMs > 0) await sleep(holdFirstMs);
-    return result;
-  };
-  const watched = new Proxy(db, {
-    get(target, prop, receiver) {
-      if (prop === 'query') return query;
-      const v = Reflect.get(target, prop, receiver) as unknown;
-      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
-  return { db: watched, reads };
-}
 
 async function forgedToken(): Promise<string> {
   const { privateKey } = await generateKeyPair(ALG);
@@ -62,7 +42,7 @@ describe('signing keys shared through the database', () => {
   });
 
   it('tokens with unknown kids read the key table once per interval, however many arrive', async () => {
-    const { db, reads } = watchedDb(server.services.db);
+    const { db, reads } = watchedDb(server.services.db, 'FROM rest_signingkey');
     const verifier = new SigningKeys(db, () => HOUR);
     await verifier.load();
     const token = await forgedToken();
@@ -78,9 +58,10 @@ describe('signing keys shared through the database', () => {
   });
 
   it('loads run one after another, so an earlier read never replaces a later one', async () => {
-    const { db } = watchedDb(server.services.db, 300);
-    const keys = new SigningKeys(db, () => HOUR);
-    const first = keys.load(); // its answer is held back 300 ms
+    const watched = watchedDb(server.services.db, 'FROM rest_signingkey');
+    const keys = new SigningKeys(watched.db, () => HOUR);
+    watched.holdNext(300);
+    const first = keys.load();
     await sleep(50);
     const kid = await rotateSigningKey(server.services.db);
     const second = keys.load();

@@ -1,0 +1,44 @@
+/**
+ * A cache that change notifications empty. A value read from the database is stored only when
+ * no clear came between the start of its read and its store: a read that was under way when the
+ * change was notified may have seen the old data, and storing it would keep the old data until
+ * the next change.
+ */
+export class NotifiedCache<K, V> {
+  #map = new Map<K, V>();
+  #clears = 0;
+
+  /** @param maxEntries beyond it, the oldest entry goes. */
+  constructor(private readonly maxEntries = Infinity) {}
+
+  get(key: K): V | undefined {
+    return this.#map.get(key);
+  }
+
+  has(key: K): boolean {
+    return this.#map.has(key);
+  }
+
+  get size(): number {
+    return this.#map.size;
+  }
+
+  /** Taken before a read whose result is to be stored: give it back to `set`. */
+  readStarted(): number {
+    return this.#clears;
+  }
+
+  /** Stores a value read since `readStarted` returned `started`; false when a clear came meanwhile. */
+  set(key: K, value: V, started: number): boolean {
+    if (started !== this.#clears) return false;
+    this.#map.delete(key);
+    this.#map.set(key, value);
+    if (this.#map.size > this.maxEntries) this.#map.delete(this.#map.keys().next().value as K);
+    return true;
+  }
+
+  clear(): void {
+    this.#map.clear();
+    this.#clears++;
+  }
+}

@@ -1,0 +1,67 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { AuthService } from '../../../src/auth/service.js';
+import { ACCESS_CHANNEL } from '../../../src/events/cache-notifications.js';
+import { SYSCONFIG_CHANNEL, SysConfig } from '../../../src/sysconfig/sysconfig.js';
+import { startTestServer, type TestServer } from '../../helpers/server.js';
+import { sleep } from '../../helpers/wait.js';
+import { watchedDb } from '../../helpers/watched-db.js';
+
+// A change notified while a read is under way must not leave that read's old answer in the cache.
+const HOLD_MS = 400;
+const CHANGE_AFTER_MS = 50;
+
+describe('caches emptied by change notifications', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  it('SysConfig: a value changed while it was being read is read again next time', async () => {
+    const db = server.services.db;
+    await db.query(`UPDATE ad_sysconfig SET value = 'old' WHERE name = 'REST_MAX_RECORDS_SIZE' AND ad_client_id = 0`);
+    const watched = watchedDb(db, 'FROM ad_sysconfig');
+    const sysConfig = new SysConfig(watched.db);
+    await sysConfig.listen(watched.db);
+    try {
+      watched.holdNext(HOLD_MS);
+      const reading = sysConfig.get('REST_MAX_RECORDS_SIZE');
+      await sleep(CHANGE_AFTER_MS);
+      await db.query(`UPDATE ad_sysconfig SET value = 'new' WHERE name = 'REST_MAX_RECORDS_SIZE' AND ad_client_id = 0`);
+      await db.query('SELECT pg_notify($1, $2)', [SYSCONFIG_CHANNEL, 'REST_MAX_RECORDS_SIZE']);
+      assert.equal(await reading, 'old', 'the read under way saw the row before the change');
+      assert.equal(await sysConfig.get('REST_MAX_RECORDS_SIZE'), 'new');
+      assert.equal(watched.reads.length, 2);
+    } finally {
+      await sysConfig.close();
+      await db.query(`UPDATE ad_sysconfig SET value = '100' WHERE name = 'REST_MAX_RECORDS_SIZE' AND ad_client_id = 0`);
+      await db.query('SELECT pg_notify($1, $2)', [SYSCONFIG_CHANNEL, 'REST_MAX_RECORDS_SIZE']);
+    }
+  });
+
+  it('role access: a role changed while its access was being read is read again next time', async () => {
+    const db = server.services.db;
+    const watched = watchedDb(db, 'FROM ad_role WHERE');
+    const auth = new AuthService({ ...server.services, db: watched.db });
+    await auth.start();
+    try {
+      const level = async () => (await db.query<{ userlevel: string }>(`SELECT userlevel FROM ad_role WHERE ad_role_id = 102`)).rows[0]!.userlevel;
+      const oldLevel = await level();
+      watched.holdNext(HOLD_MS);
+      const reading = auth.roleAccess(102, 100);
+      await sleep(CHANGE_AFTER_MS);
+      await db.query(`UPDATE ad_role SET userlevel = ' C ' WHERE ad_role_id = 102`);
+      await db.query('SELECT pg_notify($1, $2)', [ACCESS_CHANNEL, 'ad_role']);
+      assert.equal((await reading).userLevel, oldLevel.padEnd(3, ' '), 'the read under way saw the role before the change');
+      assert.equal(auth.roleAccessCached(102, 100), null, 'what it saw is not kept');
+      assert.equal((await auth.roleAccess(102, 100)).userLevel, ' C ');
+      await db.query(`UPDATE ad_role SET userlevel = $1 WHERE ad_role_id = 102`, [oldLevel]);
+      await db.query('SELECT pg_notify($1, $2)', [ACCESS_CHANNEL, 'ad_role']);
+    } finally {
+      await auth.stop();
+    }
+  });
+});
