@@ -22,9 +22,22 @@ export class DictionaryCache {
     this.#current = initial;
   }
 
+  /** Listens before the first load, so that a change committed while it reads is not missed. */
   static async open(db: Db): Promise<DictionaryCache> {
-    const cache = new DictionaryCache(db, await loadDictionary(db, 1));
-    cache.#unlisten = await db.listen(DICTIONARY_CHANNEL, () => void cache.reload());
+    let cache: DictionaryCache | null = null;
+    let changedWhileLoading = false;
+    const unlisten = await db.listen(DICTIONARY_CHANNEL, () => {
+      if (cache) void cache.reload();
+      else changedWhileLoading = true;
+    });
+    try {
+      cache = new DictionaryCache(db, await loadDictionary(db, 1));
+    } catch (err) {
+      await unlisten();
+      throw err;
+    }
+    cache.#unlisten = unlisten;
+    if (changedWhileLoading) await cache.reload();
     return cache;
   }
 

@@ -1,10 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RunningServer } from '../../../src/server.js';
+import { DICTIONARY_CHANNEL, DictionaryCache } from '../../../src/dictionary/cache.js';
 import { synchroniseSchema } from '../../../src/dictionary/sync.js';
 import { login, systemLogin } from '../../helpers/login.js';
 import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
 import { eventually, sleep } from '../../helpers/wait.js';
+import { watchedDb } from '../../helpers/watched-db.js';
 
 describe('dictionary cache', () => {
   let server: TestServer;
@@ -23,6 +25,22 @@ describe('dictionary cache', () => {
     assert.equal(r.status, 200, r.text);
     await eventually(() => server.services.dictionary.current.byName.get('c_bpartner')?.label === 'Customer or Vendor', 'the new table name is in the cache');
     assert.ok(server.services.dictionary.current.version > before.version);
+  });
+
+  it('a change committed while the cache makes its first load is not missed', async () => {
+    const db = server.services.db;
+    const watched = watchedDb(db, 'FROM ad_table t');
+    watched.holdNext(400);
+    const opening = DictionaryCache.open(watched.db);
+    await sleep(50);
+    await db.query(`UPDATE ad_table SET name = 'Partner (changed during the load)' WHERE ad_table_id = 291`);
+    await db.query('SELECT pg_notify($1, $2)', [DICTIONARY_CHANNEL, 'ad_table']);
+    const cache = await opening;
+    try {
+      await eventually(() => cache.current.byName.get('c_bpartner')?.label === 'Partner (changed during the load)', 'the change made during the first load is in the cache');
+    } finally {
+      await cache.close();
+    }
   });
 
   it('a column added to the dictionary and synchronised is served by the API with no code change', async () => {
