@@ -1,13 +1,14 @@
 import type { Db } from '../../src/db/types.js';
-import { sleep } from './wait.js';
 
 export interface WatchedDb {
   /** The database as the code under test sees it. */
   db: Db;
   /** When each statement whose text holds the watched words was sent (ms since the epoch). */
   reads: number[];
-  /** Holds back the answer of the next watched statement for `ms` after the database gave it. */
-  holdNext(ms: number): void;
+  /** How many watched statements the database has answered (held-back answers included). */
+  answered(): number;
+  /** Holds back the answer of the next watched statement, once the database has given it, until the returned function is called. */
+  holdNext(): () => void;
 }
 
 /**
@@ -16,16 +17,18 @@ export interface WatchedDb {
  */
 export function watchedDb(db: Db, watched: string): WatchedDb {
   const reads: number[] = [];
-  let hold = 0;
+  let answered = 0;
+  let hold: Promise<void> | null = null;
   const query = async (...args: Parameters<Db['query']>) => {
     const isWatched = String(args[0]).includes(watched);
-    const holdMs = isWatched ? hold : 0;
+    const held = isWatched ? hold : null;
     if (isWatched) {
       reads.push(Date.now());
-      hold = 0;
+      hold = null;
     }
     const result = await db.query(...args);
-    if (holdMs > 0) await sleep(holdMs);
+    if (isWatched) answered++;
+    if (held) await held;
     return result;
   };
   const proxied = new Proxy(db, {
@@ -38,8 +41,27 @@ export function watchedDb(db: Db, watched: string): WatchedDb {
   return {
     db: proxied,
     reads,
-    holdNext(ms: number) {
-      hold = ms;
+    answered: () => answered,
+    holdNext() {
+      let release!: () => void;
+      hold = new Promise<void>((resolve) => (release = resolve));
+      return release;
     },
   };
+}
+
+/**
+ * Sends a notification and resolves once this process has received it: the listeners that the
+ * code under test registered on the same database have been called by then.
+ */
+export async function notifyAndWait(db: Db, channel: string, payload = ''): Promise<void> {
+  let received!: () => void;
+  const arrived = new Promise<void>((resolve) => (received = resolve));
+  const unlisten = await db.listen(channel, () => received());
+  try {
+    await db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    await arrived;
+  } finally {
+    await unlisten();
+  }
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPair, SignJWT } from 'jose';
 import { ALG, ISSUER, rotateSigningKey, SigningKeys, UNKNOWN_KID_RELOAD_MS } from '../../../src/auth/jwt-keys.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { sleep } from '../../helpers/wait.js';
+import { eventually, sleep } from '../../helpers/wait.js';
 import { watchedDb } from '../../helpers/watched-db.js';
 
 const HOUR = 3_600_000;
@@ -60,11 +60,13 @@ describe('signing keys shared through the database', () => {
   it('loads run one after another, so an earlier read never replaces a later one', async () => {
     const watched = watchedDb(server.services.db, 'FROM rest_signingkey');
     const keys = new SigningKeys(watched.db, () => HOUR);
-    watched.holdNext(300);
+    const release = watched.holdNext();
     const first = keys.load();
-    await sleep(50);
+    await eventually(() => watched.answered() === 1, 'the first load has read the table');
     const kid = await rotateSigningKey(server.services.db);
     const second = keys.load();
+    await sleep(100); // a second load that does not wait for the first finishes meanwhile
+    release();
     await Promise.all([first, second]);
     assert.equal(keys.currentKid, kid);
   });

@@ -6,7 +6,7 @@ import { synchroniseSchema } from '../../../src/dictionary/sync.js';
 import { login, systemLogin } from '../../helpers/login.js';
 import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
 import { eventually, sleep } from '../../helpers/wait.js';
-import { watchedDb } from '../../helpers/watched-db.js';
+import { notifyAndWait, watchedDb } from '../../helpers/watched-db.js';
 
 describe('dictionary cache', () => {
   let server: TestServer;
@@ -30,11 +30,12 @@ describe('dictionary cache', () => {
   it('a change committed while the cache makes its first load is not missed', async () => {
     const db = server.services.db;
     const watched = watchedDb(db, 'FROM ad_table t');
-    watched.holdNext(400);
+    const release = watched.holdNext();
     const opening = DictionaryCache.open(watched.db);
-    await sleep(50);
+    await eventually(() => watched.answered() === 1, 'the first load has read the tables');
     await db.query(`UPDATE ad_table SET name = 'Partner (changed during the load)' WHERE ad_table_id = 291`);
-    await db.query('SELECT pg_notify($1, $2)', [DICTIONARY_CHANNEL, 'ad_table']);
+    await notifyAndWait(db, DICTIONARY_CHANNEL, 'ad_table');
+    release();
     const cache = await opening;
     try {
       await eventually(() => cache.current.byName.get('c_bpartner')?.label === 'Partner (changed during the load)', 'the change made during the first load is in the cache');

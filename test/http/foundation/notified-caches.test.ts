@@ -4,12 +4,10 @@ import { AuthService } from '../../../src/auth/service.js';
 import { ACCESS_CHANNEL } from '../../../src/events/cache-notifications.js';
 import { SYSCONFIG_CHANNEL, SysConfig } from '../../../src/sysconfig/sysconfig.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { sleep } from '../../helpers/wait.js';
-import { watchedDb } from '../../helpers/watched-db.js';
+import { eventually } from '../../helpers/wait.js';
+import { notifyAndWait, watchedDb } from '../../helpers/watched-db.js';
 
 // A change notified while a read is under way must not leave that read's old answer in the cache.
-const HOLD_MS = 400;
-const CHANGE_AFTER_MS = 50;
 
 describe('caches emptied by change notifications', () => {
   let server: TestServer;
@@ -27,11 +25,12 @@ describe('caches emptied by change notifications', () => {
     const sysConfig = new SysConfig(watched.db);
     await sysConfig.listen(watched.db);
     try {
-      watched.holdNext(HOLD_MS);
+      const release = watched.holdNext();
       const reading = sysConfig.get('REST_MAX_RECORDS_SIZE');
-      await sleep(CHANGE_AFTER_MS);
+      await eventually(() => watched.answered() === 1, 'the read has seen the row');
       await db.query(`UPDATE ad_sysconfig SET value = 'new' WHERE name = 'REST_MAX_RECORDS_SIZE' AND ad_client_id = 0`);
-      await db.query('SELECT pg_notify($1, $2)', [SYSCONFIG_CHANNEL, 'REST_MAX_RECORDS_SIZE']);
+      await notifyAndWait(db, SYSCONFIG_CHANNEL, 'REST_MAX_RECORDS_SIZE');
+      release();
       assert.equal(await reading, 'old', 'the read under way saw the row before the change');
       assert.equal(await sysConfig.get('REST_MAX_RECORDS_SIZE'), 'new');
       assert.equal(watched.reads.length, 2);
@@ -50,11 +49,12 @@ describe('caches emptied by change notifications', () => {
     try {
       const level = async () => (await db.query<{ userlevel: string }>(`SELECT userlevel FROM ad_role WHERE ad_role_id = 102`)).rows[0]!.userlevel;
       const oldLevel = await level();
-      watched.holdNext(HOLD_MS);
+      const release = watched.holdNext();
       const reading = auth.roleAccess(102, 100);
-      await sleep(CHANGE_AFTER_MS);
+      await eventually(() => watched.answered() === 1, 'the read has seen the role');
       await db.query(`UPDATE ad_role SET userlevel = ' C ' WHERE ad_role_id = 102`);
-      await db.query('SELECT pg_notify($1, $2)', [ACCESS_CHANNEL, 'ad_role']);
+      await notifyAndWait(db, ACCESS_CHANNEL, 'ad_role');
+      release();
       assert.equal((await reading).userLevel, oldLevel.padEnd(3, ' '), 'the read under way saw the role before the change');
       assert.equal(auth.roleAccessCached(102, 100), null, 'what it saw is not kept');
       assert.equal((await auth.roleAccess(102, 100)).userLevel, ' C ');
