@@ -1,5 +1,6 @@
 import { ACCESS_CHANNEL } from '../events/cache-notifications.js';
-import { NotifiedCache } from '../events/notified-cache.js';
+import { LruMap } from '../cache/lru-map.js';
+import { NotifiedCache } from '../cache/notified-cache.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/types.js';
 import type { Services } from '../services.js';
@@ -8,7 +9,7 @@ import { SigningKeys } from './jwt-keys.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { purgePasswordResets } from './password-reset.js';
 import { SessionRegistry } from './sessions.js';
-import { FailureWindow, insertRow, LruMap, minutesToMs, sha256, ts } from './util.js';
+import { FailureWindow, insertRow, minutesToMs, sha256, ts } from './util.js';
 
 /** Defaults of the SysConfig keys read by the authentication capability (see docs/auth.md). */
 export const AUTH_DEFAULTS = {

@@ -70,34 +70,6 @@ export async function insertRow(
 /** The key under which failed logins of a user name are counted. */
 export const loginFailureKey = (userName: string): string => `user:${userName.trim().toLowerCase()}`;
 
-/** A small least-recently-used map with a size bound. */
-export class LruMap<K, V> {
-  #map = new Map<K, V>();
-  constructor(private readonly max: number) {}
-  get(key: K): V | undefined {
-    const v = this.#map.get(key);
-    if (v !== undefined) {
-      this.#map.delete(key);
-      this.#map.set(key, v);
-    }
-    return v;
-  }
-  set(key: K, value: V): void {
-    this.#map.delete(key);
-    this.#map.set(key, value);
-    if (this.#map.size > this.max) this.#map.delete(this.#map.keys().next().value as K);
-  }
-  delete(key: K): void {
-    this.#map.delete(key);
-  }
-  clear(): void {
-    this.#map.clear();
-  }
-  get size(): number {
-    return this.#map.size;
-  }
-}
-
 /** Counts events per key in a sliding time window (in-memory, per instance). */
 export class FailureWindow {
   #hits = new Map<string, number[]>();

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/types.js';
-import { NotifiedCache } from '../events/notified-cache.js';
+import { NotifiedCache } from '../cache/notified-cache.js';
 
 export const SYSCONFIG_CHANNEL = 'dictum_sysconfig';
 
@@ -24,7 +24,8 @@ export class SysConfig {
 
   async get(name: string, clientId = 0, orgId = 0, q: Queryable = this.db): Promise<string | null> {
     const key = `${name}|${clientId}|${orgId}`;
-    if (q === this.db && this.#cache.has(key)) return this.#cache.get(key)!;
+    const hit = q === this.db ? this.#cache.get(key) : undefined;
+    if (hit !== undefined) return hit;
     const started = this.#cache.readStarted();
     const { rows } = await q.query<{ value: string | null }>(
       `SELECT value FROM ad_sysconfig WHERE name = $1 AND isactive = 'Y' AND ad_client_id IN (0, $2) AND ad_org_id IN (0, $3)

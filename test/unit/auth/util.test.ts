@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { atLeast, constantTimeEquals, FailureWindow, loginFailureKey, LruMap, minutesToMs, sha256, tsMillis } from '../../../src/auth/util.js';
+import { atLeast, constantTimeEquals, FailureWindow, loginFailureKey, minutesToMs, sha256, tsMillis } from '../../../src/auth/util.js';
 import { normalizeEmail, randomCode } from '../../../src/auth/password-reset.js';
 import { selectionFromClaims } from '../../../src/auth/refresh.js';
 import { claimsOf } from '../../../src/auth/service.js';
@@ -38,17 +38,6 @@ describe('authentication helpers', () => {
     w.reset('k');
     assert.equal(w.count('k', 5000, 3000), 0);
     assert.equal(loginFailureKey(' GardenAdmin '), 'user:gardenadmin');
-  });
-
-  it('keep the most recently used entries', () => {
-    const m = new LruMap<string, number>(2);
-    m.set('a', 1);
-    m.set('b', 2);
-    m.get('a');
-    m.set('c', 3);
-    assert.equal(m.get('b'), undefined);
-    assert.equal(m.get('a'), 1);
-    assert.equal(m.size, 2);
   });
 
   it('pad an answer to a minimum time, also when it fails', async () => {

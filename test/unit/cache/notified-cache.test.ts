@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { NotifiedCache } from '../../../src/events/notified-cache.js';
+import { NotifiedCache } from '../../../src/cache/notified-cache.js';
 
 describe('NotifiedCache', () => {
   it('stores what a read returns when no clear came during the read', () => {
@@ -8,7 +8,6 @@ describe('NotifiedCache', () => {
     const started = cache.readStarted();
     assert.equal(cache.set('a', 1, started), true);
     assert.equal(cache.get('a'), 1);
-    assert.equal(cache.has('a'), true);
   });
 
   it('drops what a read returns when a clear came during the read', () => {
@@ -16,7 +15,7 @@ describe('NotifiedCache', () => {
     const before = cache.readStarted();
     cache.clear();
     assert.equal(cache.set('a', 1, before), false);
-    assert.equal(cache.has('a'), false);
+    assert.equal(cache.get('a'), undefined);
     const after = cache.readStarted();
     assert.equal(cache.set('a', 2, after), true);
     assert.equal(cache.get('a'), 2);
@@ -30,15 +29,22 @@ describe('NotifiedCache', () => {
     assert.equal(cache.get('a'), undefined);
   });
 
-  it('keeps at most maxEntries, dropping the one stored longest ago', () => {
+  it('keeps at most maxEntries, dropping the one used longest ago', () => {
     const cache = new NotifiedCache<string, number>(2);
     cache.set('a', 1, cache.readStarted());
     cache.set('b', 2, cache.readStarted());
-    cache.set('a', 3, cache.readStarted()); // stored again: now the newest
+    assert.equal(cache.get('a'), 1); // used: now the newest
     cache.set('c', 4, cache.readStarted());
     assert.equal(cache.size, 2);
-    assert.equal(cache.has('b'), false);
-    assert.equal(cache.get('a'), 3);
+    assert.equal(cache.get('b'), undefined);
+    assert.equal(cache.get('a'), 1);
     assert.equal(cache.get('c'), 4);
+  });
+
+  it('keeps a stored null apart from a missing entry (a setting that is not there is cached too)', () => {
+    const cache = new NotifiedCache<string, string | null>();
+    cache.set('absent', null, cache.readStarted());
+    assert.equal(cache.get('absent'), null);
+    assert.equal(cache.get('never-read'), undefined);
   });
 });

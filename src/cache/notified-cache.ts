@@ -1,3 +1,5 @@
+import { LruMap } from './lru-map.js';
+
 /**
  * A cache that change notifications empty. A value read from the database is stored only when
  * no clear came between the start of its read and its store: a read that was under way when the
@@ -5,18 +7,16 @@
  * the next change.
  */
 export class NotifiedCache<K, V> {
-  #map = new Map<K, V>();
+  readonly #map: LruMap<K, V>;
   #clears = 0;
 
-  /** @param maxEntries beyond it, the oldest entry goes. */
-  constructor(private readonly maxEntries = Infinity) {}
+  /** @param maxEntries beyond it, the entry used longest ago goes. */
+  constructor(maxEntries = Infinity) {
+    this.#map = new LruMap(maxEntries);
+  }
 
   get(key: K): V | undefined {
     return this.#map.get(key);
-  }
-
-  has(key: K): boolean {
-    return this.#map.has(key);
   }
 
   get size(): number {
@@ -31,9 +31,7 @@ export class NotifiedCache<K, V> {
   /** Stores a value read since `readStarted` returned `started`; false when a clear came meanwhile. */
   set(key: K, value: V, started: number): boolean {
     if (started !== this.#clears) return false;
-    this.#map.delete(key);
     this.#map.set(key, value);
-    if (this.#map.size > this.maxEntries) this.#map.delete(this.#map.keys().next().value as K);
     return true;
   }
 
