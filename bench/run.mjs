@@ -17,9 +17,9 @@ import { assertBenchDatabase, connect, databaseName, defaultDatabaseUrl, ensureD
 import { clearEarlierWrites, datasetCounts, FIRST_ID, loadDataset } from './lib/dataset.mjs';
 import { parseOptions, USAGE } from './lib/options.mjs';
 import { ensureOrdersInUse } from './lib/orders-in-use.mjs';
-import { runPgbench } from './lib/pgbench.mjs';
+import { pgbenchScript, runPgbench, statementLabels } from './lib/pgbench.mjs';
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
-import { errorLines, evaluateTargets, formatTable, round } from './lib/report.mjs';
+import { errorLines, evaluateTargets, formatTable, round, statementCostRatios } from './lib/report.mjs';
 import { sendOne } from './lib/requests.mjs';
 import { ceilingRequests, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
 import { freePort, getJson, login, loginSession, startDictum, waitIdle, watchMemory } from './lib/server.mjs';
@@ -77,6 +77,7 @@ async function main() {
       s.costRatio = round(s.small.rps / s.full.rps);
       s.p50Ratio = round(s.full.p50Ms / s.small.p50Ms);
       if (s.small.ceiling && s.full.ceilingTps) s.ceilingCostRatio = round(s.small.ceiling.tps / s.full.ceilingTps);
+      s.statementCostRatios = statementCostRatios(s.small.ceiling?.byStatement, results.scenarios.list.ceiling?.byStatement);
     }
   } finally {
     for (const s of running) await s.stop();
@@ -264,8 +265,12 @@ async function captureCeilings(ctx, databaseUrl, requests) {
   return captureCeilingSql({ root, databaseUrl, requests });
 }
 
-/** pgbench on one captured read's statements: {tps, p50Ms, p99Ms, ...} or {error}. */
-async function runCeiling(ctx, databaseUrl, key, captured) {
+/**
+ * pgbench on one captured read's statements: {tps, p50Ms, p99Ms, ...} or {error}. With
+ * eachStatement, every statement of a read that has several also runs alone (byStatement), so
+ * that a cost growing with the data can be traced to the statement that grows.
+ */
+async function runCeiling(ctx, databaseUrl, key, captured, { eachStatement = false } = {}) {
   const { opts, pgbench, workDir } = ctx;
   if (!pgbench) return null;
   const c = captured[key];
@@ -277,7 +282,17 @@ async function runCeiling(ctx, databaseUrl, key, captured) {
     if (opts.warmup > 0) await runPgbench({ pgbench, databaseUrl, script: c.script, name: `${key}-warm`, seconds: opts.warmup, clients: opts.connections, threads: opts.threads, workDir, log: false });
     const r = await runPgbench({ pgbench, databaseUrl, script: c.script, name: key, seconds: opts.duration, clients: opts.connections, threads: opts.threads, workDir });
     log(`  pgbench ${key.padEnd(12)} ${String(Math.round(r.tps)).padStart(7)} tps    p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${c.statements.length} statements)`);
-    return { tps: round(r.tps, 1), p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), transactions: r.transactions, failed: r.failed, statements: c.statements.length, script: c.script };
+    const out = { tps: round(r.tps, 1), p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), transactions: r.transactions, failed: r.failed, statements: c.statements.length, script: c.script };
+    if (eachStatement && c.statements.length > 1) {
+      const labels = statementLabels(c.statements);
+      out.byStatement = [];
+      for (const [i, st] of c.statements.entries()) {
+        const alone = await runPgbench({ pgbench, databaseUrl, script: pgbenchScript([st]), name: `${key}-${i + 1}`, seconds: opts.duration, clients: opts.connections, threads: opts.threads, workDir });
+        log(`  pgbench ${key} ${labels[i]} alone ${String(Math.round(alone.tps)).padStart(7)} tps    p50 ${alone.p50.toFixed(2)} ms`);
+        out.byStatement.push({ label: labels[i], tps: round(alone.tps, 1), p50Ms: round(alone.p50, 3), p99Ms: round(alone.p99, 3) });
+      }
+    }
+    return out;
   } catch (e) {
     log(`  !! ceiling ${key}: ${e.message}`);
     return { error: e.message };
@@ -300,7 +315,7 @@ async function scalingPhase(ctx, smallUrl) {
     const desc = scenarioList({ rows: opts.smallRows, prefix: opts.prefix, uuidFile: '' }).find((s) => s.key === 'list');
     const captured = await captureCeilings(ctx, smallUrl, ceilingRequests({ rows: opts.smallRows, prefix: opts.prefix }).filter((r) => r.key === 'list'));
     const small = await measure(ctx, server, token, desc, null);
-    const c = await runCeiling(ctx, smallUrl, 'list', captured);
+    const c = await runCeiling(ctx, smallUrl, 'list', captured, { eachStatement: true });
     if (c && !c.error) attachCeiling(small, c);
     return { smallRows: opts.smallRows, database: databaseName(smallUrl), small };
   } finally {
@@ -349,7 +364,8 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
       results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
       if (!desc.ceiling) continue;
       memory.phase('pgbench');
-      attachCeiling(results.scenarios[desc.key], await runCeiling(ctx, databaseUrl, desc.ceiling, captured));
+      const eachStatement = desc.key === 'list' && !opts.skipScaling;
+      attachCeiling(results.scenarios[desc.key], await runCeiling(ctx, databaseUrl, desc.ceiling, captured, { eachStatement }));
       memory.phase('between');
     }
     for (const desc of rest) results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);

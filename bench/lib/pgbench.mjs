@@ -78,6 +78,22 @@ export function pgbenchScript(statements, variables = {}) {
   return lines.join('\n') + '\n';
 }
 
+/**
+ * Names the statements of a read for the report: a row count is "count", the first other
+ * statement "page", any further one "statement N" (1-based).
+ */
+export function statementLabels(statements) {
+  let pageSeen = false;
+  return statements.map((st, i) => {
+    if (/^\s*SELECT\s+count\(\*\)/i.test(st.text)) return 'count';
+    if (!pageSeen) {
+      pageSeen = true;
+      return 'page';
+    }
+    return `statement ${i + 1}`;
+  });
+}
+
 /** Percentile (0-100) of a sorted array, nearest rank. */
 export function percentile(sorted, p) {
   if (!sorted.length) return 0;

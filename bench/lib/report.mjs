@@ -63,6 +63,15 @@ export function layout(rows) {
     .join('\n');
 }
 
+/**
+ * Cost at the small size over cost at the full size of each statement that pgbench ran alone at
+ * both: [{label, ratio}] (1.0 = flat), from the byStatement lists of the two list ceilings.
+ */
+export function statementCostRatios(small = [], full = []) {
+  const fullByLabel = new Map(full.map((f) => [f.label, f]));
+  return small.filter((s) => s.tps > 0 && fullByLabel.get(s.label)?.tps > 0).map((s) => ({ label: s.label, ratio: round(s.tps / fullByLabel.get(s.label).tps) }));
+}
+
 /** The one table of figures: scenarios with their ceilings and targets, then memory and scaling. */
 export function formatTable(results) {
   const targets = results.targets ?? evaluateTargets(results);
@@ -88,6 +97,9 @@ export function formatTable(results) {
     const pgb = sc?.ceilingCostRatio ? ` (pgbench ${fmtRatio(sc.ceilingCostRatio)})` : '';
     const label = t.id === 'rss' ? 'server memory (peak RSS)' : t.id === 'listScaling' ? (sc?.fullRows ? `list cost, ${fmtInt(sc.fullRows)} vs ${fmtInt(sc.smallRows)} partners${pgb}` : 'list cost, full vs 10k partners') : 'all scenarios';
     rows.push([label, '', '', '', '', '', '', '', '', t.target, t.shown, verdict(t.met)]);
+    if (t.id === 'listScaling' && sc?.statementCostRatios?.length) {
+      rows.push([`  pgbench, each statement alone: ${sc.statementCostRatios.map((x) => `${x.label} ${fmtRatio(x.ratio)}`).join(', ')}`, '', '', '', '', '', '', '', '', '', '', '']);
+    }
   }
   return layout(rows);
 }

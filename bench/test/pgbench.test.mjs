@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parsePgbenchOutput, percentile, pgArgs, pgbenchScript, rewriteStatement, sqlLiteral } from '../lib/pgbench.mjs';
+import { parsePgbenchOutput, percentile, pgArgs, pgbenchScript, rewriteStatement, sqlLiteral, statementLabels } from '../lib/pgbench.mjs';
 import { socketDir, withHostPort } from '../lib/database.mjs';
 
 test('literals are quoted like untyped parameters', () => {
@@ -64,4 +64,10 @@ test('a URL naming a Unix socket directory gives pgbench that directory as its h
   const relay = new URL(withHostPort(url, '127.0.0.1', 40000));
   assert.equal(relay.host, '127.0.0.1:40000');
   assert.equal(relay.searchParams.get('host'), null, 'the recording relay is reached over TCP');
+});
+
+test('the statements of a read are named page, count and statement N', () => {
+  const st = (text) => ({ text, params: [] });
+  assert.deepEqual(statementLabels([st('SELECT json_build_array(1) FROM t LIMIT 50'), st('SELECT count(*) AS n FROM t')]), ['page', 'count']);
+  assert.deepEqual(statementLabels([st(' select COUNT(*) from t'), st('SELECT a FROM t'), st('SELECT b FROM d')]), ['count', 'page', 'statement 3']);
 });

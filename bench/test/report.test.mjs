@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { errorLines, evaluateTargets, formatTable, layout } from '../lib/report.mjs';
+import { errorLines, evaluateTargets, formatTable, layout, statementCostRatios } from '../lib/report.mjs';
 import { parseOptions } from '../lib/options.mjs';
 import { prefixUpperBound, listPath, orderBody } from '../lib/scenarios.mjs';
 import { pickStatements, topLevelIndex } from '../lib/capture.mjs';
@@ -44,6 +44,18 @@ test('the table shows every scenario with its targets, and failures loudly', () 
   assert.equal(loud.length, 2);
   assert.match(loud[0], /createOrder: 3 failed requests .*500/);
   assert.match(loud[1], /login: not run/);
+});
+
+test('the list cost is shown statement by statement where pgbench ran each alone at both sizes', () => {
+  const small = [{ label: 'page', tps: 1000 }, { label: 'count', tps: 12000 }];
+  const full = [{ label: 'page', tps: 1100 }, { label: 'count', tps: 200 }];
+  assert.deepEqual(statementCostRatios(small, full), [{ label: 'page', ratio: 0.91 }, { label: 'count', ratio: 60 }]);
+  assert.deepEqual(statementCostRatios(small, [{ label: 'page', tps: 500 }]), [{ label: 'page', ratio: 2 }], 'a statement measured at one size only is left out');
+  assert.deepEqual(statementCostRatios(undefined, full), []);
+  const r = sample();
+  r.scaling.statementCostRatios = statementCostRatios(small, full);
+  assert.match(formatTable(r), /list cost, 100,000 vs 10,000 partners .*\n {2}pgbench, each statement alone: page 0\.91x, count 60\.00x/);
+  assert.doesNotMatch(formatTable(sample()), /each statement alone/);
 });
 
 test('layout pads columns and right-aligns figures', () => {
