@@ -22,7 +22,9 @@ describe('uuidv7', () => {
   });
 
   it('sorts by creation time across milliseconds', () => {
-    const ids = [5, 1, 3, 2, 4].map((ms) => uuidv7(1_700_000_000_000 + ms));
-    assert.deepEqual([...ids].sort(), [1, 2, 3, 4, 5].map((ms) => ids[[5, 1, 3, 2, 4].indexOf(ms)]));
+    const offsets = [5, 1, 3, 2, 4];
+    const ids = offsets.map((ms) => uuidv7(1_700_000_000_000 + ms));
+    const inTimeOrder = [...offsets].sort((a, b) => a - b).map((ms) => ids[offsets.indexOf(ms)]);
+    assert.deepEqual([...ids].sort(), inTimeOrder);
   });
 });
