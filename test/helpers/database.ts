@@ -39,7 +39,8 @@ export async function prepareSeed(): Promise<void> {
       await db.close();
     }
     await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
-    // Old templates of earlier builds are no longer needed.
+    // Old templates of earlier builds are no longer needed (unless several checkouts share this server).
+    if (process.env.DICTUM_KEEP_TEMPLATES) return;
     const old = await admin.query(`SELECT datname FROM pg_database WHERE datname LIKE 'dictum_tpl_%' AND datname <> $1`, [name]);
     for (const r of old.rows) await admin.query(`DROP DATABASE IF EXISTS "${r.datname}"`).catch(() => undefined);
   } finally {
