@@ -8,6 +8,9 @@ import { batchRoutes } from './batch/batch-routes.js';
 import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
 import type { Services } from './services.js';
+import { clientErrors, frameworkErrors } from './http/framework-errors.js';
+import { RouteMethods } from './http/route-methods.js';
+import { BODY_LIMIT, limitPublicBodies, REQUEST_TIMEOUT_MS } from './http/limits.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,11 +23,17 @@ declare module 'fastify' {
 export async function buildApp(s: Services): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: s.log as unknown as FastifyBaseLogger,
-    bodyLimit: 64 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    frameworkErrors,
+    clientErrorHandler: clientErrors,
     logController: new LogController({ disableRequestLogging: s.config.logLevel !== 'debug' && s.config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 },
   });
-  registerErrorHandlers(app);
+  const routes = new RouteMethods();
+  routes.watch(app);
+  limitPublicBodies(app);
+  registerErrorHandlers(app, routes);
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
   await authRoutes(app, s);

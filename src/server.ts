@@ -13,6 +13,9 @@ import { registerDocumentRules } from './documents/register.js';
 import { AuthService } from './auth/service.js';
 import { registerAuthEvents } from './auth/events.js';
 import { registerIndexColumnRules } from './dictionary/index-rules.js';
+import { registerSecurityRules } from './access/security-rules.js';
+import { registerPasswordRules } from './auth/password-on-save.js';
+import { registerConfigurationLevelRules } from './sysconfig/configuration-level.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -21,8 +24,22 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** Log fields that may hold a secret: never written, whatever logs them. */
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.Password',
+  '*.newPassword',
+  '*.token',
+  '*.refresh_token',
+  '*.verifiedToken',
+  '*.WebhookSecret',
+  '*.PreviousSecret',
+];
+
 export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { node: config.nodeId || os.hostname() } });
+  return pino({ level: config.logLevel, base: { node: config.nodeId || os.hostname() }, redact: { paths: REDACTED, censor: '[redacted]' } });
 }
 
 /** Opens the database, loads the dictionary and serves the API; close() undoes it all. */
@@ -37,6 +54,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerDocumentRules(events);
     registerAuthEvents(events);
     registerIndexColumnRules(events);
+    registerSecurityRules(events);
+    registerPasswordRules(events, sysConfig);
+    registerConfigurationLevelRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const services: Services = { config, db, dictionary, sysConfig, events, log, auth };

@@ -2,6 +2,7 @@ import type { AuthContext } from '../auth/context.js';
 import { ident, type SqlBuilder } from '../db/sql.js';
 import { forbidden } from '../errors.js';
 import type { Table } from '../dictionary/model.js';
+import { OWN_ROW_TABLES, SECURITY_TABLES } from './security-tables.js';
 
 /**
  * Which table access levels (list 5) a role's UserLevel reaches:
@@ -36,7 +37,8 @@ export function assertTableAccess(auth: AuthContext, table: Table): void {
 
 /**
  * The row filter every read carries: the caller's client plus shared System rows, and only
- * organisations the role reaches (org 0 is always readable).
+ * organisations the role reaches (org 0 is always readable). Sign-in records (sessions,
+ * refresh tokens) are further limited to the caller's own unless the role administers the client.
  */
 export function readPredicate(auth: AuthContext, table: Table, alias: string, sql: SqlBuilder): string {
   const parts: string[] = [];
@@ -47,11 +49,38 @@ export function readPredicate(auth: AuthContext, table: Table, alias: string, sq
   if (auth.orgIds && table.byName.has('ad_org_id')) {
     parts.push(`${a}."ad_org_id" = ANY(${sql.param(auth.orgIds)}::bigint[])`);
   }
+  const owner = OWN_ROW_TABLES.get(table.dbName);
+  if (owner && !auth.isClientAdministrator) parts.push(`${a}.${ident(owner)} = ${sql.param(auth.userId)}`);
   return parts.length ? parts.join(' AND ') : 'TRUE';
 }
 
-/** A write may only touch the caller's own client and organisations it may write. */
-export function assertWritableRow(auth: AuthContext, table: Table, clientId: number | null, orgId: number | null, action: 'create' | 'update' | 'delete'): void {
+/** Whether the role may write rows of this organisation; org 0 (`*`) needs an access row too. */
+export function orgWritable(auth: AuthContext, orgId: number): boolean {
+  return auth.writableOrgIds === null || auth.writableOrgIds.includes(orgId);
+}
+
+/**
+ * A change of one's own password only (PUT ad_user/{self} {Password}): users may make it
+ * whatever organisation their account record belongs to.
+ */
+export function isOwnPasswordChange(auth: AuthContext, table: Table, old: Record<string, unknown>, columns: Iterable<{ dbName: string }>): boolean {
+  if (table.dbName !== 'ad_user' || Number(old.ad_user_id) !== auth.userId) return false;
+  const names = [...columns].map((c) => c.dbName);
+  return names.length > 0 && names.every((n) => n === 'password');
+}
+
+/**
+ * A write may only touch the caller's own client and organisations it may write (org 0 too);
+ * security tables only by a role that administers the client.
+ */
+export function assertWritableRow(
+  auth: AuthContext,
+  table: Table,
+  clientId: number | null,
+  orgId: number | null,
+  action: 'create' | 'update' | 'delete',
+  ownPassword = false,
+): void {
   if (!tableAccessAllowed(auth.userLevel, table.accessLevel)) {
     throw forbidden(action === 'delete' ? 'Delete error' : 'Update error', 'Role does not have access');
   }
@@ -59,10 +88,12 @@ export function assertWritableRow(auth: AuthContext, table: Table, clientId: num
     if (action === 'create') throw forbidden('Update error', 'You are not allowed to create a record for another tenant');
     throw forbidden('Access denied', clientId === 0 ? 'System records are read-only' : 'The record belongs to another tenant');
   }
-  if (orgId !== null && orgId !== 0 && auth.orgIds && !auth.orgIds.includes(orgId)) {
-    throw forbidden('Access denied', `No access to organization ${orgId}`);
+  if (SECURITY_TABLES.has(table.dbName) && !auth.isClientAdministrator) {
+    throw forbidden('Access denied', `Only a role that administers the client may change ${table.name} records`);
   }
-  if (orgId !== null && auth.readOnlyOrgIds.includes(orgId)) {
+  if (orgId !== null && !ownPassword && !orgWritable(auth, orgId)) {
+    if (orgId === 0) throw forbidden('Access denied', 'Records of organization * are shared; this role has no write access to them');
+    if (auth.orgIds && !auth.orgIds.includes(orgId)) throw forbidden('Access denied', `No access to organization ${orgId}`);
     throw forbidden('Access denied', `Organization ${orgId} is read-only for this role`);
   }
 }

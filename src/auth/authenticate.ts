@@ -79,8 +79,9 @@ export function authenticateHook(auth: AuthService) {
           sessionId: claims.AD_Session_ID,
           userLevel: cached.userLevel,
           orgIds: cached.orgIds,
-          readOnlyOrgIds: cached.readOnlyOrgIds,
+          writableOrgIds: cached.writableOrgIds,
           isClientAdministrator: cached.isClientAdministrator,
+          isAccessAdvanced: cached.isAccessAdvanced,
         }
       : await auth.contextOf(claims);
   };

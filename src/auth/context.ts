@@ -14,9 +14,14 @@ export interface AuthContext {
   userLevel: string;
   /** Organisations the role may read (always includes 0); null when it may access all. */
   orgIds: number[] | null;
-  /** Organisations the role may only read, not write. */
-  readOnlyOrgIds: number[];
+  /**
+   * Organisations the role may write, org 0 (`*`) only through an access row; null when it may
+   * write all of them.
+   */
+  writableOrgIds: number[] | null;
   isClientAdministrator: boolean;
+  /** The role's IsAccessAdvanced: it may hand out roles with advanced access. */
+  isAccessAdvanced: boolean;
 }
 
 /**

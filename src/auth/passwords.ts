@@ -41,6 +41,9 @@ export function dummyHash(): Promise<string> {
 
 export const isPhc = (stored: string): boolean => stored.startsWith('$argon2');
 
+/** A stored value that is not yet a hash (written before passwords were hashed on save). */
+export const isClearText = (stored: string | null | undefined): stored is string => typeof stored === 'string' && stored !== '' && !isPhc(stored);
+
 /** Checks a value against an argon2 hash of it (reset codes); no hash costs the same work and fails. */
 export async function verifyHash(phc: string | null | undefined, value: string): Promise<boolean> {
   const target = phc && isPhc(phc) ? phc : await dummyHash();

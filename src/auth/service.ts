@@ -59,8 +59,9 @@ interface RoleAccess {
   at: number;
   userLevel: string;
   isClientAdministrator: boolean;
+  isAccessAdvanced: boolean;
   orgIds: number[] | null;
-  readOnlyOrgIds: number[];
+  writableOrgIds: number[] | null;
 }
 
 export interface TokenPair {
@@ -226,8 +227,9 @@ export class AuthService {
       sessionId: c.AD_Session_ID,
       userLevel: access.userLevel,
       orgIds: access.orgIds,
-      readOnlyOrgIds: access.readOnlyOrgIds,
+      writableOrgIds: access.writableOrgIds,
       isClientAdministrator: access.isClientAdministrator,
+      isAccessAdvanced: access.isAccessAdvanced,
     };
   }
 
@@ -240,28 +242,38 @@ export class AuthService {
     const hit = this.roleAccessCached(roleId, userId);
     if (hit) return hit;
     const started = this.#roleAccess.readStarted();
-    const { rows } = await this.s.db.query<{ userlevel: string | null; isclientadministrator: string | null; isaccessallorgs: string | null; isuseuserorgaccess: string | null }>(
-      'SELECT userlevel, isclientadministrator, isaccessallorgs, isuseuserorgaccess FROM ad_role WHERE ad_role_id = $1',
+    const { rows } = await this.s.db.query<{
+      userlevel: string | null;
+      isclientadministrator: string | null;
+      isaccessallorgs: string | null;
+      isuseuserorgaccess: string | null;
+      isaccessadvanced: string | null;
+    }>(
+      'SELECT userlevel, isclientadministrator, isaccessallorgs, isuseuserorgaccess, isaccessadvanced FROM ad_role WHERE ad_role_id = $1',
       [roleId],
     );
     const r = rows[0];
     let orgIds: number[] | null = null;
-    const readOnly: number[] = [];
-    if (r && r.isaccessallorgs !== 'Y') {
-      const orgs = await this.orgAccessRows(roleId, userId, r.isuseuserorgaccess === 'Y');
-      const set = new Set<number>([0]);
+    let writableOrgIds: number[] | null = null;
+    if (!r || r.isaccessallorgs !== 'Y') {
+      const orgs = r ? await this.orgAccessRows(roleId, userId, r.isuseuserorgaccess === 'Y') : [];
+      // Shared rows (org 0) are always readable; writing them takes an access row of their own.
+      const readable = new Set<number>([0]);
+      const writable = new Set<number>();
       for (const o of orgs) {
-        set.add(o.id);
-        if (o.readOnly) readOnly.push(o.id);
+        readable.add(o.id);
+        if (!o.readOnly) writable.add(o.id);
       }
-      orgIds = [...set].sort((a, b) => a - b);
+      orgIds = [...readable].sort((a, b) => a - b);
+      writableOrgIds = [...writable].sort((a, b) => a - b);
     }
     const access: RoleAccess = {
       at: Date.now(),
       userLevel: (r?.userlevel ?? '  O').padEnd(3, ' '),
       isClientAdministrator: r?.isclientadministrator === 'Y',
+      isAccessAdvanced: r?.isaccessadvanced === 'Y',
       orgIds,
-      readOnlyOrgIds: readOnly,
+      writableOrgIds,
     };
     this.#roleAccess.set(`${roleId}:${userId}`, access, started);
     return access;

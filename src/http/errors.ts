@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
+import type { RouteMethods } from './route-methods.js';
 
 /** Maps a database error to a client error where the input is at fault; never leaks SQL text. */
 function fromDatabaseError(e: { code?: string }): ApiError | null {
@@ -45,14 +46,19 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   return reply.code(err.status).type('application/json; charset=utf-8').send(err.toBody());
 }
 
-export function registerErrorHandlers(app: FastifyInstance): void {
+export function registerErrorHandlers(app: FastifyInstance, routes?: RouteMethods): void {
   app.setErrorHandler((err: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const api = toApiError(err);
     if (api.status >= 500) req.log.error({ err }, 'request failed');
     else req.log.debug({ err: api.message }, 'request rejected');
     return sendError(reply, api);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendError(reply, new ApiError(404, 'Not Found', `No resource matches ${req.method} ${req.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const allowed = routes?.allowed(path) ?? [];
+    if (allowed.length && !allowed.includes(req.method)) {
+      return sendError(reply, new ApiError(405, 'Method Not Allowed', `${req.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { Allow: allowed.join(', ') }));
+    }
+    return sendError(reply, new ApiError(404, 'Not Found', `No resource matches ${req.method} ${path}`));
+  });
 }

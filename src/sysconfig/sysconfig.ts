@@ -37,14 +37,15 @@ export class SysConfig {
     return value;
   }
 
-  async getInt(name: string, def: number, clientId = 0, orgId = 0): Promise<number> {
-    const v = await this.get(name, clientId, orgId);
+  /** Pass the transaction as `q` when calling inside one: on PGlite another query would wait for it. */
+  async getInt(name: string, def: number, clientId = 0, orgId = 0, q: Queryable = this.db): Promise<number> {
+    const v = await this.get(name, clientId, orgId, q);
     const n = v === null ? NaN : Number(v.trim());
     return Number.isFinite(n) ? n : def;
   }
 
-  async getBool(name: string, def: boolean, clientId = 0, orgId = 0): Promise<boolean> {
-    const v = (await this.get(name, clientId, orgId))?.trim().toUpperCase();
+  async getBool(name: string, def: boolean, clientId = 0, orgId = 0, q: Queryable = this.db): Promise<boolean> {
+    const v = (await this.get(name, clientId, orgId, q))?.trim().toUpperCase();
     if (v === undefined || v === '') return def;
     return v === 'Y' || v === 'YES' || v === 'TRUE';
   }

@@ -7,6 +7,7 @@ import { identifierIndexName, identifierIndexReplacement } from '../../dictionar
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
+import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 
 export interface Migration {
   version: number;
@@ -58,6 +59,19 @@ export const migrations: Migration[] = [
       const dict = await loadDictionary(tx);
       await synchroniseSchema(tx, dict);
       await dropReplacedIdentifierIndexes(tx, dict);
+    },
+  },
+  {
+    version: 6,
+    name: 'write access to organization * only through an access row (GardenWorld Admin gets one); clear-text passwords hashed',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_Role_OrgAccess']);
+      await hashClearTextPasswords(tx);
+      // The spec sets these per client; a client row is refused below a System-level key.
+      await tx.query(
+        `UPDATE ad_sysconfig SET configurationlevel = 'C' WHERE ad_client_id = 0 AND ad_org_id = 0
+           AND name IN ('REST_WEBHOOK_ENABLED', 'REST_WEBHOOK_INBOUND_ENABLED', 'REST_WEBHOOK_TIMEOUT_MS')`,
+      );
     },
   },
 ];

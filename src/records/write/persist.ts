@@ -1,4 +1,4 @@
-import { assertWritableRow } from '../../access/access.js';
+import { assertWritableRow, isOwnPasswordChange } from '../../access/access.js';
 import { uuidv7 } from '../../db/ids.js';
 import { ident, SqlBuilder } from '../../db/sql.js';
 import type { Column, Table } from '../../dictionary/model.js';
@@ -232,7 +232,8 @@ const sameValue = (a: unknown, b: unknown): boolean => {
 export async function updateRecord(wc: WriteContext, table: Table, idText: string, body: unknown, existing?: Row): Promise<WriteResult> {
   const old = existing ?? (await loadForWrite(wc, table, idText));
   const parsed = parseBody(wc.dict, table, body);
-  assertWritableRow(wc.auth, table, table.byName.has('ad_client_id') ? Number(old.ad_client_id) : null, table.byName.has('ad_org_id') ? Number(old.ad_org_id) : null, 'update');
+  const ownPassword = isOwnPasswordChange(wc.auth, table, old, parsed.values.keys());
+  assertWritableRow(wc.auth, table, table.byName.has('ad_client_id') ? Number(old.ad_client_id) : null, table.byName.has('ad_org_id') ? Number(old.ad_org_id) : null, 'update', ownPassword);
   const converted = await convertAll(wc, parsed);
   const row: Row = { ...old };
   const changed = new Set<string>();
