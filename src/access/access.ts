@@ -1,4 +1,4 @@
-import type { AuthContext } from '../auth/context.js';
+import type { AuthContext, TableRules } from '../auth/context.js';
 import { ident, type SqlBuilder } from '../db/sql.js';
 import { forbidden } from '../errors.js';
 import type { Table } from '../dictionary/model.js';
@@ -31,8 +31,25 @@ export function tableAccessAllowed(userLevel: string, accessLevel: string): bool
   }
 }
 
+/**
+ * What the role's table access rules allow on a table: an excluded table is closed (readable
+ * only when the rule is read-only); with any include rule, only included tables are open, and
+ * an included read-only table is not writable.
+ */
+export function tableRuleAllows(rules: TableRules | null, tableId: number, write: boolean): boolean {
+  if (!rules) return true;
+  const rule = rules.byTable.get(tableId);
+  if (rule) return rule.exclude ? !write && rule.readOnly : !(write && rule.readOnly);
+  return !rules.hasInclude;
+}
+
+/** Whether the role may read a table: its user level reaches the table's, and no rule closes it. */
+export function tableReadable(auth: AuthContext, table: Table): boolean {
+  return tableAccessAllowed(auth.userLevel, table.accessLevel) && tableRuleAllows(auth.tableRules, table.id, false);
+}
+
 export function assertTableAccess(auth: AuthContext, table: Table): void {
-  if (!tableAccessAllowed(auth.userLevel, table.accessLevel)) throw forbidden('Access denied', `Access denied for table: ${table.name}`);
+  if (!tableReadable(auth, table)) throw forbidden('Access denied', `Access denied for table: ${table.name}`);
 }
 
 /**
@@ -81,7 +98,7 @@ export function assertWritableRow(
   action: 'create' | 'update' | 'delete',
   ownPassword = false,
 ): void {
-  if (!tableAccessAllowed(auth.userLevel, table.accessLevel)) {
+  if (!tableAccessAllowed(auth.userLevel, table.accessLevel) || !tableRuleAllows(auth.tableRules, table.id, true)) {
     throw forbidden(action === 'delete' ? 'Delete error' : 'Update error', 'Role does not have access');
   }
   if (clientId !== null && clientId !== auth.clientId) {

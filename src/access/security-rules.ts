@@ -88,7 +88,14 @@ function checkOwnAccessRow(e: ModelEvent): void {
 
 const ACCESS_ROW_TABLES = ['AD_Window_Access', 'AD_Process_Access', 'AD_Form_Access', 'AD_Workflow_Access', 'AD_Document_Action_Access', 'AD_InfoWindow_Access'];
 
+/** A role's own table access rules: any change of them could widen its access (an include rule does). */
+function checkOwnTableRule(e: ModelEvent): void {
+  const roleId = Number(e.row.ad_role_id ?? e.old?.ad_role_id);
+  if (roleId === e.auth.roleId && e.auth.roleId !== 0) throw forbidden('Access denied', 'A role cannot change its own table access rules');
+}
+
 export function registerSecurityRules(events: ModelEvents): void {
+  for (const type of ['before-new', 'before-change', 'before-delete'] as const) events.on(type, 'AD_Table_Access', checkOwnTableRule);
   for (const type of ['before-new', 'before-change'] as const) {
     events.on(type, 'AD_Role', checkRoleWrite);
     events.on(type, 'AD_User_Roles', checkRoleAssignment);

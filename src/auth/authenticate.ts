@@ -82,6 +82,7 @@ export function authenticateHook(auth: AuthService) {
           writableOrgIds: cached.writableOrgIds,
           isClientAdministrator: cached.isClientAdministrator,
           isAccessAdvanced: cached.isAccessAdvanced,
+          tableRules: cached.tableRules,
         }
       : await auth.contextOf(claims);
   };

@@ -22,6 +22,15 @@ export interface AuthContext {
   isClientAdministrator: boolean;
   /** The role's IsAccessAdvanced: it may hand out roles with advanced access. */
   isAccessAdvanced: boolean;
+  /** The role's table access rules (AD_Table_Access, type Accessing); null when it has none. */
+  tableRules: TableRules | null;
+}
+
+/** Table access rules of a role, by AD_Table_ID. */
+export interface TableRules {
+  /** With any include rule, only the included tables are accessible. */
+  hasInclude: boolean;
+  byTable: ReadonlyMap<number, { exclude: boolean; readOnly: boolean }>;
 }
 
 /**

@@ -4,7 +4,7 @@ import { NotifiedCache } from '../cache/notified-cache.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../db/types.js';
 import type { Services } from '../services.js';
-import type { AuthContext, LoginStep } from './context.js';
+import type { AuthContext, LoginStep, TableRules } from './context.js';
 import { SigningKeys } from './jwt-keys.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { purgePasswordResets } from './password-reset.js';
@@ -62,6 +62,7 @@ interface RoleAccess {
   isAccessAdvanced: boolean;
   orgIds: number[] | null;
   writableOrgIds: number[] | null;
+  tableRules: TableRules | null;
 }
 
 export interface TokenPair {
@@ -230,6 +231,7 @@ export class AuthService {
       writableOrgIds: access.writableOrgIds,
       isClientAdministrator: access.isClientAdministrator,
       isAccessAdvanced: access.isAccessAdvanced,
+      tableRules: access.tableRules,
     };
   }
 
@@ -274,9 +276,21 @@ export class AuthService {
       isAccessAdvanced: r?.isaccessadvanced === 'Y',
       orgIds,
       writableOrgIds,
+      tableRules: await this.tableRules(roleId),
     };
     this.#roleAccess.set(`${roleId}:${userId}`, access, started);
     return access;
+  }
+
+  /** The role's active table access rules of type Accessing; null when it has none. */
+  async tableRules(roleId: number): Promise<TableRules | null> {
+    const { rows } = await this.s.db.query<{ ad_table_id: number; isexclude: string; isreadonly: string }>(
+      `SELECT ad_table_id, isexclude, isreadonly FROM ad_table_access WHERE ad_role_id = $1 AND isactive = 'Y' AND accesstyperule = 'A'`,
+      [roleId],
+    );
+    if (!rows.length) return null;
+    const byTable = new Map(rows.map((r) => [Number(r.ad_table_id), { exclude: r.isexclude === 'Y', readOnly: r.isreadonly === 'Y' }]));
+    return { hasInclude: rows.some((r) => r.isexclude !== 'Y'), byTable };
   }
 
   /** Active organisation access rows of a role, or of the user when the role says so. */

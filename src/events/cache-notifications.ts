@@ -5,7 +5,7 @@ import type { ModelEvent, ModelEvents } from './model-events.js';
 export const ACCESS_CHANNEL = 'dictum_access';
 
 /** Tables that decide what a role reaches: every instance drops its cached role access when they change. */
-export const ACCESS_TABLES = new Set(['ad_role', 'ad_role_orgaccess', 'ad_user_orgaccess', 'ad_user_roles']);
+export const ACCESS_TABLES = new Set(['ad_role', 'ad_role_orgaccess', 'ad_user_orgaccess', 'ad_user_roles', 'ad_table_access']);
 
 /**
  * Writes to dictionary tables, to AD_SysConfig and to role access tables tell every instance to

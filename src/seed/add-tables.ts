@@ -56,3 +56,14 @@ async function addMissingColumns(tx: Tx, table: Table, present: Map<string, stri
     if (value !== null) await tx.query(`UPDATE ${ident(table.dbName)} SET ${ident(column.dbName)} = $1`, [value]);
   }
 }
+
+/**
+ * Brings references (and their list values) that a later seed adds into an existing database,
+ * before the columns that use them; references already there stay as they are.
+ */
+export async function addSeedReferences(tx: Tx, referenceIds: number[], now = new Date().toISOString()): Promise<void> {
+  const { rows: seed, dict } = readSeed();
+  const ids = new Set(referenceIds);
+  await insertSeedRows(tx, seedTable(dict, 'AD_Reference'), seed.references.filter(inSet(ids, 'ad_reference_id')), now, { skipExisting: true });
+  await insertSeedRows(tx, seedTable(dict, 'AD_Ref_List'), seed.refLists.filter(inSet(ids, 'ad_reference_id')), now, { skipExisting: true });
+}

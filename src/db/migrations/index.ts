@@ -2,7 +2,7 @@ import type { Tx } from '../types.js';
 import { ident } from '../sql.js';
 import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
-import { addSeedTables } from '../../seed/add-tables.js';
+import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
@@ -72,6 +72,14 @@ export const migrations: Migration[] = [
         `UPDATE ad_sysconfig SET configurationlevel = 'C' WHERE ad_client_id = 0 AND ad_org_id = 0
            AND name IN ('REST_WEBHOOK_ENABLED', 'REST_WEBHOOK_INBOUND_ENABLED', 'REST_WEBHOOK_TIMEOUT_MS')`,
       );
+    },
+  },
+  {
+    version: 7,
+    name: 'role table access rules (AD_Table_Access)',
+    async up(tx) {
+      await addSeedReferences(tx, [293]);
+      await addSeedTables(tx, ['AD_Table_Access']);
     },
   },
 ];

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { tableAccessAllowed } from '../../access/access.js';
+import { tableReadable } from '../../access/access.js';
 import { tableFromPath } from './table-from-path.js';
 import type { Services } from '../../services.js';
 import { parseReadOptions } from '../read/read-options.js';
@@ -48,7 +48,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
   app.get('/api/v1/models', async (req) => {
     const dict = s.dictionary.current;
     const models = dict.tables
-      .filter((t) => t.isActive && tableAccessAllowed(req.auth.userLevel, t.accessLevel))
+      .filter((t) => t.isActive && tableReadable(req.auth, t))
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((t) => {
         const m: JsonObject = { id: t.id, 'model-name': t.modelName, name: t.label };

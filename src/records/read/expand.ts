@@ -1,4 +1,4 @@
-import { tableAccessAllowed } from '../../access/access.js';
+import { tableReadable } from '../../access/access.js';
 import { ident, SqlBuilder } from '../../db/sql.js';
 import { badRequest, forbidden } from '../../errors.js';
 import type { Column, Table } from '../../dictionary/model.js';
@@ -42,7 +42,7 @@ async function expandMaster(rc: ReadContext, column: Column, rows: Row[], record
   }
   const target = column.lookup && rc.dict.byName.get(column.lookup.tableName.toLowerCase());
   if (!target) throw badRequest('Invalid $expand', `Column ${column.name} cannot be expanded`);
-  if (!tableAccessAllowed(rc.auth.userLevel, target.accessLevel)) throw forbidden('Access denied', `Access denied for table: ${target.name}`);
+  if (!tableReadable(rc.auth, target)) throw forbidden('Access denied', `Access denied for table: ${target.name}`);
   const key = target.byName.get(column.lookup!.keyColumn.toLowerCase());
   if (!key) throw badRequest('Invalid $expand', `Column ${column.name} cannot be expanded`);
   const textKey = hasTextKey(rc.dict, column);
@@ -87,7 +87,7 @@ interface DetailRows {
 async function readDetails(rc: ReadContext, parent: Table, parentIds: number[], item: ExpandItem, commands: SqlCommands): Promise<DetailRows> {
   const child = rc.dict.byName.get(item.name.toLowerCase());
   if (!child) throw badRequest('Invalid $expand', `No table or column matches: ${item.name}`);
-  if (!tableAccessAllowed(rc.auth.userLevel, child.accessLevel)) throw forbidden('Access denied', `Access denied for table: ${child.name}`);
+  if (!tableReadable(rc.auth, child)) throw forbidden('Access denied', `Access denied for table: ${child.name}`);
   if (!parent.keyColumn) throw badRequest('Wrong detail', `${parent.name} has no single key to link details to`);
   const link = linkColumn(parent, child, item);
   const isRecordLink = link.kind === 'record-id' || link.dbName === 'record_id';

@@ -28,6 +28,7 @@ const MATRIX: Record<string, Record<Op, [Expect, Expect, Expect, Expect]>> = {
   ad_process_access: { read: ['ok', 'ok', 'ok', 'ok'], create: ['ok', 'deny', 'deny', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['ok', 'deny', 'deny', 'deny'] },
   ad_form_access: { read: ['ok', 'ok', 'ok', 'ok'], create: ['ok', 'deny', 'deny', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['ok', 'deny', 'deny', 'deny'] },
   ad_document_action_access: { read: ['ok', 'ok', 'ok', 'ok'], create: ['ok', 'deny', 'deny', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['ok', 'deny', 'deny', 'deny'] },
+  ad_table_access: { read: ['ok', 'ok', 'ok', 'ok'], create: ['ok', 'deny', 'deny', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['ok', 'deny', 'deny', 'deny'] },
   ad_session: { read: ['ok', 'ok', 'ok', 'ok'], create: ['-', '-', '-', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['-', '-', '-', '-'] },
   rest_refreshtoken: { read: ['ok', 'ok', 'ok', 'ok'], create: ['-', '-', '-', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['-', '-', '-', '-'] },
   rest_signingkey: { read: ['deny', 'deny', 'deny', 'ok'], create: ['-', '-', '-', '-'], update: ['deny', 'deny', 'deny', '-'], delete: ['-', '-', '-', '-'] },
@@ -69,6 +70,7 @@ describe('access matrix: demo roles against security tables', () => {
     const proc = await created('ad_process_access', { AD_Role_ID: roleId, AD_Process_ID: 136, IsReadWrite: true });
     const form = await created('ad_form_access', { AD_Role_ID: roleId, AD_Form_ID: 104, IsReadWrite: true });
     const docAction = await created('ad_document_action_access', { AD_Role_ID: roleId, C_DocType_ID: 132, AD_Ref_List_ID: 197 });
+    const tableRule = await created('ad_table_access', { AD_Role_ID: roleId, AD_Table_ID: 291, IsExclude: true });
     const group = await created('c_bp_group', { Name: 'Matrix group', Value: 'MATRIX', AD_Org_ID: 0 });
     const sessions = await as('admin', 'GET', `/api/v1/models/ad_session?$filter=${encodeURIComponent('CreatedBy eq 102')}`);
     const tokens = await as('admin', 'GET', `/api/v1/models/rest_refreshtoken?$filter=${encodeURIComponent('AD_User_ID eq 102')}`);
@@ -85,6 +87,7 @@ describe('access matrix: demo roles against security tables', () => {
     fixture.ad_process_access = { create: { AD_Role_ID: roleId, AD_Process_ID: 104 }, update: { ref: proc, body: { IsReadWrite: false } }, remove: fresh('ad_process_access', { AD_Role_ID: roleId, AD_Process_ID: 205 }) };
     fixture.ad_form_access = { create: { AD_Role_ID: roleId, AD_Form_ID: 108 }, update: { ref: form, body: { IsReadWrite: false } }, remove: fresh('ad_form_access', { AD_Role_ID: roleId, AD_Form_ID: 50010 }) };
     fixture.ad_document_action_access = { create: { AD_Role_ID: roleId, C_DocType_ID: 132, AD_Ref_List_ID: 200 }, update: { ref: docAction, body: { IsActive: true } }, remove: fresh('ad_document_action_access', { AD_Role_ID: roleId, C_DocType_ID: 132, AD_Ref_List_ID: 201 }) };
+    fixture.ad_table_access = { create: { AD_Role_ID: roleId, AD_Table_ID: 259, IsExclude: true }, update: { ref: tableRule, body: { IsReadOnly: true } }, remove: fresh('ad_table_access', { AD_Role_ID: roleId, AD_Table_ID: 208 }) };
     fixture.ad_session = { update: { ref: String(sessions.body.records[0].id), body: { Description: 'changed' } } };
     fixture.rest_refreshtoken = { update: { ref: String(tokens.body.records[0].id), body: { IsActive: true } } };
     fixture.rest_signingkey = { update: { ref: String(keys.body.records[0].id), body: { IsActive: true } } };
