@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tableAccessAllowed } from '../../access/access.js';
 import { tableFromPath } from './table-from-path.js';
 import type { Services } from '../../services.js';
@@ -7,6 +7,9 @@ import type { ReadContext } from '../read/read-context.js';
 import { getRecord, getRecordJson, getRecordProperty, listRecords } from '../read/reader.js';
 import type { JsonObject } from '../serialize.js';
 import { comparesTextBytewise } from '../read/statements.js';
+import { parameterIgnorer, READ_QUERY_PARAMETERS } from '../../http/query-parameters.js';
+import { splitOrderBy } from '../read/where.js';
+import type { Table } from '../../dictionary/model.js';
 
 type Params = { table: string; id: string; property: string };
 
@@ -42,10 +45,24 @@ function recordTextWithSql(json: string, commands: Map<string, string>, show: bo
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+const READS = { config: { queryParameters: READ_QUERY_PARAMETERS } };
+const NONE = { config: { queryParameters: ['locale'] } };
+
 /** GET /models, /models/{table}, /models/{table}/{id}, /models/{table}/{id}/{property}. */
 export async function modelReadRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const prefixRange = await comparesTextBytewise(s.db);
-  app.get('/api/v1/models', async (req) => {
+  const ignore = parameterIgnorer(s);
+  /** The request's read options, with the parts the original would leave out reported and dropped. */
+  const readOptions = async (req: FastifyRequest, reply: FastifyReply, table: Table) => {
+    const limits = await queryLimits(s, req.auth.clientId);
+    const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const order = splitOrderBy(table, o.orderby);
+    o.orderby = order.known;
+    await ignore(req, reply, [...o.ignored, ...order.ignored]);
+    return o;
+  };
+
+  app.get('/api/v1/models', NONE, async (req) => {
     const dict = s.dictionary.current;
     const models = dict.tables
       .filter((t) => t.isActive && tableAccessAllowed(req.auth.userLevel, t.accessLevel))
@@ -58,10 +75,9 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return { models };
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table', async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table', READS, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
-    const limits = await queryLimits(s, req.auth.clientId);
-    const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const o = await readOptions(req, reply, table);
     const rc = readContext(s, req, prefixRange);
     // The page, its count and any details are read on one connection, taken once.
     const result = await s.db.connection((q) => listRecords({ ...rc, q }, table, o));
@@ -86,10 +102,9 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return body;
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id', async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id', READS, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
-    const limits = await queryLimits(s, req.auth.clientId);
-    const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const o = await readOptions(req, reply, table);
     const rc = readContext(s, req, prefixRange);
     const written = await getRecordJson(rc, table, req.params.id, o);
     if (written) {
@@ -100,7 +115,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return withSql(record, sql, o.showSql !== false);
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', async (req) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', NONE, async (req) => {
     const table = tableFromPath(s, req.params.table);
     return getRecordProperty(readContext(s, req, prefixRange), table, req.params.id, req.params.property);
   });
