@@ -7,6 +7,7 @@ import { identifierIndexName, identifierIndexReplacement } from '../../dictionar
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
+import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 
 export interface Migration {
   version: number;
@@ -58,6 +59,13 @@ export const migrations: Migration[] = [
       const dict = await loadDictionary(tx);
       await synchroniseSchema(tx, dict);
       await dropReplacedIdentifierIndexes(tx, dict);
+    },
+  },
+  {
+    version: 10,
+    name: "IsActive updateable on every table; the original's new-record values for mandatory Yes/No and Button columns",
+    async up(tx) {
+      await applySeedColumnValues(tx);
     },
   },
 ];
