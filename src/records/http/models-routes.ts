@@ -9,6 +9,7 @@ import type { JsonObject } from '../serialize.js';
 import { comparesTextBytewise } from '../read/statements.js';
 import { parameterIgnorer, READ_QUERY_PARAMETERS } from '../../http/query-parameters.js';
 import { splitOrderBy } from '../read/where.js';
+import { countMode } from '../query/count-preference.js';
 import type { Table } from '../../dictionary/model.js';
 
 type Params = { table: string; id: string; property: string };
@@ -45,7 +46,9 @@ function recordTextWithSql(json: string, commands: Map<string, string>, show: bo
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-const READS = { config: { queryParameters: READ_QUERY_PARAMETERS } };
+const READS = { config: { queryParameters: [...READ_QUERY_PARAMETERS, '$rowcount'] } };
+/** Above how many planned rows an estimated count is given as the planner's estimate. */
+const ESTIMATE_KEY = 'REST_COUNT_ESTIMATE_THRESHOLD';
 const NONE = { config: { queryParameters: ['locale'] } };
 
 /** GET /models, /models/{table}, /models/{table}/{id}, /models/{table}/{id}/{property}. */
@@ -56,6 +59,9 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
   const readOptions = async (req: FastifyRequest, reply: FastifyReply, table: Table) => {
     const limits = await queryLimits(s, req.auth.clientId);
     const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const count = countMode(o.rowcount, req.headers.prefer);
+    if (count.mode === 'estimated') o.count = { mode: 'estimated', estimateAbove: await s.sysConfig.getInt(ESTIMATE_KEY, 10_000, req.auth.clientId) };
+    if (count.preferred) reply.header('Preference-Applied', `count=${count.mode}`);
     const order = splitOrderBy(table, o.orderby);
     o.orderby = order.known;
     await ignore(req, reply, [...o.ignored, ...order.ignored]);
@@ -86,6 +92,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     reply.header('X-Records-Size', o.top);
     reply.header('X-Skip-Records', o.skip);
     reply.header('X-Row-Count', result.rowCount);
+    reply.header('X-Row-Count-Kind', result.rowCountKind);
     const head: [string, unknown][] = [['page-count', pageCount], ['records-size', o.top], ['skip-records', o.skip], ['row-count', result.rowCount]];
     if (o.showSql) head.push(...result.sql);
     if (result.json) {

@@ -23,6 +23,10 @@ export interface ReadOptions {
   /** undefined: no labels; [] : Name and Description objects; [one]: values; [several]: objects. */
   showLabel?: string[];
   showSql: ShowSql;
+  /** The text of `$rowcount`, read with the Prefer header by the route (see count-preference). */
+  rowcount?: string;
+  /** Exact (the default) or the planner's estimate above `estimateAbove` rows. */
+  count?: { mode: 'exact' | 'estimated'; estimateAbove: number };
   /** Parts of options left out as the original leaves them out (`$orderby=<entry>`), for the caller to report. */
   ignored: string[];
 }
@@ -50,6 +54,7 @@ export function parseReadOptions(query: Record<string, unknown>, maxTop: number,
   }
   if (q.$select !== undefined && q.$select.trim() !== '') opts.select = parseSelect(q.$select);
   if (q.$expand !== undefined && q.$expand.trim() !== '') opts.expand = parseExpand(q.$expand, expandSeparator);
+  if (q.$rowcount !== undefined) opts.rowcount = q.$rowcount;
   if (q.$valrule !== undefined && q.$valrule.trim() !== '') opts.valrule = q.$valrule.trim();
   if (q.label !== undefined && q.label.trim() !== '') opts.label = parseFilter(q.label, 'label');
   if (q.showlabel !== undefined) opts.showLabel = q.showlabel.trim() === '' ? [] : parseSelect(q.showlabel);
