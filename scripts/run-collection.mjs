@@ -8,7 +8,7 @@
 // System administrator's login just before the administration endpoints (nodes, servers,
 // schedulers), and the tenant's one-step login again right after them.
 // Usage: npm run build && node scripts/run-collection.mjs [collection.json] [environment.json]
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -70,8 +70,12 @@ function playOrder(c) {
 
 const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-collection-'));
+const serverEnv = { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DICTUM_DATA_DIR: path.join(dataDir, 'data'), DICTUM_CACHE_DIR: path.join(root, '.cache'), LOG_LEVEL: 'warn' };
+// The collection logs in with the System role, whose Role Type an administrator must clear first.
+const cleared = spawnSync(process.execPath, [path.join(root, 'dist', 'src', 'main.js'), 'clear-role-type', '0'], { env: serverEnv, stdio: 'inherit' });
+if (cleared.status !== 0) process.exit(cleared.status ?? 1);
 const server = spawn(process.execPath, [path.join(root, 'dist', 'src', 'main.js'), 'serve'], {
-  env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DICTUM_DATA_DIR: path.join(dataDir, 'data'), DICTUM_CACHE_DIR: path.join(root, '.cache'), LOG_LEVEL: 'warn' },
+  env: serverEnv,
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const stop = () => {

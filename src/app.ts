@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { healthRoutes } from './health/routes.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { readJsonBodies } from './http/json-body.js';
+import { parameterIgnorer, registerQueryParameterCheck } from './http/query-parameters.js';
 import { modelReadRoutes } from './records/http/models-routes.js';
 import { modelWriteRoutes } from './records/http/model-write-routes.js';
 import { batchRoutes } from './batch/batch-routes.js';
@@ -36,6 +37,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   registerErrorHandlers(app, routes);
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
+  registerQueryParameterCheck(app, parameterIgnorer(s));
   await authRoutes(app, s);
   await healthRoutes(app, s);
   await modelReadRoutes(app, s);

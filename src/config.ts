@@ -11,6 +11,8 @@ export interface Config {
   dbPoolSize: number;
   healthCacheSeconds: number;
   nodeId: string;
+  /** Embedded PGlite's shared_buffers in MB (its WASM memory holds them for the life of the process). */
+  pgliteSharedBuffersMb: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -35,6 +37,14 @@ function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number, max
  */
 export const DEFAULT_POOL_SIZE = 5;
 
+/**
+ * PGlite runs PostgreSQL inside this process, and its WASM memory never shrinks: the 128 MB of
+ * shared_buffers PostgreSQL configures by default were all held after the first minute of load and
+ * took a tenth of a second to set up at every start. 32 MB hold the demo company and the hot pages
+ * of a large table; reads beyond them come from the operating system's file cache instead.
+ */
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`Configuration LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -53,5 +63,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: int(env, 'DB_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 500),
     healthCacheSeconds: int(env, 'REST_HEALTH_CACHE_DURATION', 20, 0, 86400),
     nodeId: env.DICTUM_NODE_ID ?? '',
+    pgliteSharedBuffersMb: int(env, 'DICTUM_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, 1, 4096),
   };
 }

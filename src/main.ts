@@ -2,8 +2,9 @@ import { loadConfig } from './config.js';
 import { openDatabase, seededSnapshot } from './db/open.js';
 import { schemaCommand } from './dictionary/schema-command.js';
 import { createLogger, startServer } from './server.js';
+import { clearRoleType } from './auth/clear-role-type.js';
 
-/** Command line: serve (default) | migrate | snapshot | schema [--apply]. */
+/** Command line: serve (default) | migrate | snapshot | schema [--apply] | clear-role-type <AD_Role_ID>. */
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
   const config = loadConfig();
@@ -49,8 +50,21 @@ async function main(argv: string[]): Promise<void> {
       }
       return;
     }
+    case 'clear-role-type': {
+      const id = argv[1];
+      if (!id || !/^\d+$/.test(id)) throw new Error('clear-role-type needs a role id: clear-role-type 0');
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log });
+      try {
+        const was = await clearRoleType(db, Number(id));
+        if (was === undefined) throw new Error(`There is no role ${id}`);
+        process.stdout.write(was === null ? `Role ${id}: Role Type already blank; the role may log in over REST\n` : `Role ${id}: Role Type ${was} cleared; the role may log in over REST\n`);
+      } finally {
+        await db.close();
+      }
+      return;
+    }
     default:
-      throw new Error(`Unknown command '${command}': use serve, migrate, snapshot or schema [--apply]`);
+      throw new Error(`Unknown command '${command}': use serve, migrate, snapshot, schema [--apply] or clear-role-type <AD_Role_ID>`);
   }
 }
 

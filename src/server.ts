@@ -44,7 +44,7 @@ export function createLogger(config: Config): Logger {
 
 /** Opens the database, loads the dictionary and serves the API; close() undoes it all. */
 export async function startServer(config: Config, log: Logger = createLogger(config)): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, log });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, log });
   try {
     const dictionary = await DictionaryCache.open(db);
     const sysConfig = new SysConfig(db);

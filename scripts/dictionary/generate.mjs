@@ -117,6 +117,13 @@ const dropColumns = new Set(supplement.dropColumns.map((p) => p.toLowerCase()));
 const integerColumns = new Set(supplement.integerColumns.map((c) => c.toLowerCase()));
 const buttonColumns = new Set(supplement.buttonColumns.map((c) => c.toLowerCase()));
 const overrides = new Map(Object.entries(supplement.columnOverrides).map(([k, v]) => [k.toLowerCase(), v]));
+// Table.Column (lower case) -> the value a new record takes (supplement.newRecordValues).
+const newRecordValues = new Map();
+for (const value of ['N', 'Y']) {
+  for (const [table, names] of Object.entries(supplement.newRecordValues[value])) {
+    for (const name of names.split(' ')) newRecordValues.set(`${table}.${name}`.toLowerCase(), value);
+  }
+}
 const identifierOverrides = new Map(Object.entries(supplement.identifiers).map(([k, v]) => [k.toLowerCase(), v]));
 
 function fkTargetOverride(table, column) {
@@ -334,6 +341,10 @@ function dictionaryColumn(info, c) {
   if (refValue !== null && !references.has(refValue)) refValue = null;
   let def = ov.d !== undefined ? ov.d : c.def || null;
   if (def && def.endsWith('...')) def = c.column === 'EntityType' ? 'U' : null;
+  if (def === null && newRecordValues.has(qualified)) {
+    def = newRecordValues.get(qualified);
+    newRecordValues.delete(qualified);
+  }
   const isKey = colLower === `${info.TableName}_ID`.toLowerCase() && !mk.size && ref === 13;
   const isParent = parents.has(qualified) || c.parent === true || (mk.has(colLower) && /_id$/.test(colLower));
   const identIndex = identifierNames.findIndex((n) => n.toLowerCase() === colLower);
@@ -411,5 +422,9 @@ write('tables.json', tables);
 write('references.json', [...references.values()].sort((a, b) => a.AD_Reference_ID - b.AD_Reference_ID));
 write('elements.json', [...elements.values()]);
 write('valrules.json', valRules);
+if (newRecordValues.size) throw new Error(`supplement.newRecordValues names columns that are not mandatory-without-default columns of the dictionary: ${[...newRecordValues.keys()].join(', ')}`);
+// A mandatory Yes-No or Button column without a value for new records makes every create without it fail.
+const withoutValue = tables.flatMap((t) => t.columns.filter((c) => c.IsMandatory === 'Y' && (c.AD_Reference_ID === 20 || c.AD_Reference_ID === 28) && c.DefaultValue === null).map((c) => `${t.TableName}.${c.ColumnName}`));
+if (withoutValue.length) console.warn(`warning: mandatory Yes-No/Button columns without a new-record value (add them to supplement.newRecordValues): ${withoutValue.join(', ')}`);
 const columnCount = tables.reduce((n, t) => n + t.columns.length, 0);
 console.log(`dictionary: ${tables.length} tables, ${columnCount} columns, ${references.size} references, ${elements.size} elements, ${valRules.length} validation rules`);

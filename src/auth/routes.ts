@@ -5,10 +5,11 @@ import { bearerToken } from './authenticate.js';
 import { LoginResolver, postTokens, putTokens } from './login.js';
 import { completeReset, requestCode, verifyCode } from './password-reset.js';
 import { logout, refreshTokens } from './refresh.js';
-import { parsers, type LookupQuery } from './schemas.js';
+import { LookupQuerySchema, parsers, type LookupQuery } from './schemas.js';
 
 const PUBLIC = { config: { public: true } } as const;
 const BASE = '/api/v1/auth';
+const LOOKUP = { config: { queryParameters: [...Object.keys(LookupQuerySchema.properties), 'locale'] } };
 
 /** Who is asking on an authenticated auth route: a first-step token (its clients only) or a full token. */
 function caller(req: FastifyRequest): { userId: number; clientIds?: number[]; issuedAt?: number } {
@@ -47,19 +48,19 @@ export async function authRoutes(app: FastifyInstance, s: Services): Promise<voi
     return { q, resolver, client: resolver.client(required(q, 'client'), who.clientIds) };
   };
 
-  app.get(`${BASE}/roles`, async (req) => {
+  app.get(`${BASE}/roles`, LOOKUP, async (req) => {
     const { resolver, client } = await lookup(req);
     return { roles: resolver.roles(client.id) };
   });
 
-  app.get(`${BASE}/organizations`, async (req) => {
+  app.get(`${BASE}/organizations`, LOOKUP, async (req) => {
     const { q, resolver, client } = await lookup(req);
     const role = await resolver.role(client.id, required(q, 'role'));
     const orgs = await resolver.organizations(client.id, role.id);
     return { organizations: orgs.map((o) => ({ id: o.id, name: o.name })) };
   });
 
-  app.get(`${BASE}/warehouses`, async (req) => {
+  app.get(`${BASE}/warehouses`, LOOKUP, async (req) => {
     const { q, resolver, client } = await lookup(req);
     const role = await resolver.role(client.id, required(q, 'role'));
     const org = await resolver.organization(client.id, role.id, required(q, 'organization'));
@@ -67,7 +68,7 @@ export async function authRoutes(app: FastifyInstance, s: Services): Promise<voi
     return { warehouses: list.map((w) => ({ id: w.id, name: w.name })) };
   });
 
-  app.get(`${BASE}/language`, async (req) => {
+  app.get(`${BASE}/language`, LOOKUP, async (req) => {
     const { resolver, client } = await lookup(req);
     return { AD_Language: await resolver.defaultLanguage(client.id) };
   });

@@ -44,7 +44,7 @@ class StopBatch extends Error {}
  * entry, all entries run, answer 200.
  */
 export async function batchRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.post('/api/v1/batch', async (req, reply) => {
+  app.post('/api/v1/batch', { config: { queryParameters: ['transaction', 'locale'] } }, async (req, reply) => {
     const q = req.query as Record<string, string | undefined>;
     const flag = (q.transaction ?? 'true').toLowerCase();
     if (!['true', 'false'].includes(flag)) throw badRequest('Invalid query', 'transaction must be true or false');

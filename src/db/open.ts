@@ -13,6 +13,8 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   cacheDir: string;
   poolSize?: number;
+  /** Embedded PGlite's shared_buffers in MB (see config). */
+  pgliteSharedBuffersMb?: number;
   log?: Pick<Logger, 'info'>;
 }
 
@@ -91,7 +93,7 @@ export async function openDatabase(o: OpenDatabaseOptions): Promise<Db> {
     loadDataDir = new Blob([new Uint8Array(snapshot)]);
     fs.mkdirSync(o.dataDir, { recursive: true });
   }
-  const db = await openPglite({ dataDir: o.dataDir, loadDataDir });
+  const db = await openPglite({ dataDir: o.dataDir, loadDataDir, sharedBuffersMb: o.pgliteSharedBuffersMb });
   const applied = await migrate(db);
   if (applied.length) o.log?.info({ applied }, 'migrations applied');
   return db;

@@ -44,6 +44,8 @@ export interface PgliteOpenOptions {
   dataDir?: string;
   /** A gzipped data directory tarball to start from (a seeded snapshot). */
   loadDataDir?: Blob;
+  /** shared_buffers in MB; PostgreSQL's default (128) when absent. */
+  sharedBuffersMb?: number;
 }
 
 /** Embedded PostgreSQL (WASM). One connection: statements and transactions are serialised by PGlite. */
@@ -53,6 +55,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dum
     loadDataDir: options.loadDataDir,
     parsers,
     relaxedDurability: false,
+    ...(options.sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] } : {}),
   });
   await pg.exec(`SET TIME ZONE 'UTC'`);
   const db: Db & { dump(): Promise<Blob>; pglite: PGlite } = {

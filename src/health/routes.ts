@@ -7,7 +7,7 @@ const truthy = (v: unknown): boolean => typeof v === 'string' && /^(true|y|yes|1
 
 export async function healthRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const health = new HealthService(s);
-  app.get('/api/v1/health', { config: { public: true } }, async (req, reply) => {
+  app.get('/api/v1/health', { config: { public: true, queryParameters: ['key', 'db', 'locale'] } }, async (req, reply) => {
     const q = req.query as Record<string, string | undefined>;
     if (!(await health.keyAccepted(q.key))) throw unauthorized('Unauthorized', 'A valid health monitoring key is required');
     const answer = await health.check(truthy(q.db));

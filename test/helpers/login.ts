@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TestServer } from './server.js';
+import { clearRoleType } from '../../src/auth/clear-role-type.js';
 
 export interface LoginOptions {
   userName?: string;
@@ -28,6 +29,12 @@ export async function login(server: TestServer, o: LoginOptions = {}): Promise<s
   return r.body.token as string;
 }
 
-/** Login as SuperUser with the System role (client 0), which maintains the dictionary. */
-export const systemLogin = (server: TestServer): Promise<string> =>
-  login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });
+/**
+ * Login as SuperUser with the System role (client 0), which maintains the dictionary. The demo
+ * System role has Role Type WebUI and cannot log in over REST: this clears it first, as an
+ * administrator does with `clear-role-type 0` (README, docs/auth.md).
+ */
+export async function systemLogin(server: TestServer): Promise<string> {
+  await clearRoleType(server.services.db, 0);
+  return login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });
+}

@@ -8,6 +8,7 @@ import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
 import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
+import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 
 export interface Migration {
   version: number;
@@ -80,6 +81,13 @@ export const migrations: Migration[] = [
     async up(tx) {
       await addSeedReferences(tx, [293]);
       await addSeedTables(tx, ['AD_Table_Access']);
+    },
+  },
+  {
+    version: 10,
+    name: "IsActive updateable on every table; the original's new-record values for mandatory Yes/No and Button columns",
+    async up(tx) {
+      await applySeedColumnValues(tx);
     },
   },
 ];

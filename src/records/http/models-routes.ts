@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tableReadable } from '../../access/access.js';
 import { tableFromPath } from './table-from-path.js';
 import type { Services } from '../../services.js';
@@ -7,6 +7,10 @@ import type { ReadContext } from '../read/read-context.js';
 import { getRecord, getRecordJson, getRecordProperty, listRecords } from '../read/reader.js';
 import type { JsonObject } from '../serialize.js';
 import { comparesTextBytewise } from '../read/statements.js';
+import { parameterIgnorer, READ_QUERY_PARAMETERS } from '../../http/query-parameters.js';
+import { splitOrderBy } from '../read/where.js';
+import { countMode } from '../query/count-preference.js';
+import type { Table } from '../../dictionary/model.js';
 
 type Params = { table: string; id: string; property: string };
 
@@ -42,10 +46,29 @@ function recordTextWithSql(json: string, commands: Map<string, string>, show: bo
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+const READS = { config: { queryParameters: [...READ_QUERY_PARAMETERS, '$rowcount'] } };
+/** Above how many planned rows an estimated count is given as the planner's estimate. */
+const ESTIMATE_KEY = 'REST_COUNT_ESTIMATE_THRESHOLD';
+const NONE = { config: { queryParameters: ['locale'] } };
+
 /** GET /models, /models/{table}, /models/{table}/{id}, /models/{table}/{id}/{property}. */
 export async function modelReadRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const prefixRange = await comparesTextBytewise(s.db);
-  app.get('/api/v1/models', async (req) => {
+  const ignore = parameterIgnorer(s);
+  /** The request's read options, with the parts the original would leave out reported and dropped. */
+  const readOptions = async (req: FastifyRequest, reply: FastifyReply, table: Table) => {
+    const limits = await queryLimits(s, req.auth.clientId);
+    const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const count = countMode(o.rowcount, req.headers.prefer);
+    if (count.mode === 'estimated') o.count = { mode: 'estimated', estimateAbove: await s.sysConfig.getInt(ESTIMATE_KEY, 10_000, req.auth.clientId) };
+    if (count.preferred) reply.header('Preference-Applied', `count=${count.mode}`);
+    const order = splitOrderBy(table, o.orderby);
+    o.orderby = order.known;
+    await ignore(req, reply, [...o.ignored, ...order.ignored]);
+    return o;
+  };
+
+  app.get('/api/v1/models', NONE, async (req) => {
     const dict = s.dictionary.current;
     const models = dict.tables
       .filter((t) => t.isActive && tableReadable(req.auth, t))
@@ -58,10 +81,9 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return { models };
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table', async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table', READS, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
-    const limits = await queryLimits(s, req.auth.clientId);
-    const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const o = await readOptions(req, reply, table);
     const rc = readContext(s, req, prefixRange);
     // The page, its count and any details are read on one connection, taken once.
     const result = await s.db.connection((q) => listRecords({ ...rc, q }, table, o));
@@ -70,6 +92,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     reply.header('X-Records-Size', o.top);
     reply.header('X-Skip-Records', o.skip);
     reply.header('X-Row-Count', result.rowCount);
+    reply.header('X-Row-Count-Kind', result.rowCountKind);
     const head: [string, unknown][] = [['page-count', pageCount], ['records-size', o.top], ['skip-records', o.skip], ['row-count', result.rowCount]];
     if (o.showSql) head.push(...result.sql);
     if (result.json) {
@@ -86,10 +109,9 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return body;
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id', async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id', READS, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
-    const limits = await queryLimits(s, req.auth.clientId);
-    const o = parseReadOptions(req.query as Record<string, unknown>, limits.maxTop, limits.separator);
+    const o = await readOptions(req, reply, table);
     const rc = readContext(s, req, prefixRange);
     const written = await getRecordJson(rc, table, req.params.id, o);
     if (written) {
@@ -100,7 +122,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return withSql(record, sql, o.showSql !== false);
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', async (req) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', NONE, async (req) => {
     const table = tableFromPath(s, req.params.table);
     return getRecordProperty(readContext(s, req, prefixRange), table, req.params.id, req.params.property);
   });

@@ -1,6 +1,7 @@
 /**
  * `$orderby` parser: a comma list of `Column [asc|desc]` (direction case-insensitive,
- * ascending when omitted). The original silently ignored bad entries; we answer 400.
+ * ascending when omitted). `parseOrderBy` answers 400 for a bad entry; `parseOrderByLenient`
+ * leaves bad entries out, as the original does, and names them.
  */
 import { badRequest } from '../../errors.js';
 import { checkLength, quote } from './common.js';
@@ -30,4 +31,21 @@ export function parseOrderBy(text: string): OrderItem[] {
     items.push({ column: m[1]!, direction: dir });
   });
   return items;
+}
+
+/** The entries that parse, and the text of those that do not (the original ignored them silently). */
+export function parseOrderByLenient(text: string): { items: OrderItem[]; ignored: string[] } {
+  checkLength(text, TITLE);
+  const items: OrderItem[] = [];
+  const ignored: string[] = [];
+  for (const part of text.split(',')) {
+    const entry = part.trim();
+    if (entry === '') continue;
+    try {
+      items.push(...parseOrderBy(entry));
+    } catch {
+      ignored.push(entry);
+    }
+  }
+  return { items, ignored };
 }

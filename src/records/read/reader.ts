@@ -13,6 +13,7 @@ import type { ReadOptions } from './read-options.js';
 import { findValRule, valRuleSql } from './valrule-sql.js';
 import { orderClause, whereClause } from './where.js';
 import { runNamed } from './statements.js';
+import { estimatedCount } from '../query/count-preference.js';
 import { queryPacked, queryPackedValues, rowsOfValues } from './packed-row.js';
 
 type Row = Record<string, unknown>;
@@ -29,6 +30,8 @@ export interface ListResult {
   /** The records as JSON text, for reads that need no objects (see textWriterOf). */
   json?: RecordTexts;
   rowCount: number;
+  /** Whether rowCount was counted (or told by the page) or is the planner's estimate. */
+  rowCountKind: 'exact' | 'estimated';
   sql: SqlCommands;
 }
 
@@ -60,29 +63,46 @@ export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions)
   const order = orderClause(table, alias, o.orderby);
   const pageText = statementText(proj, `${from} ORDER BY ${order} LIMIT ${sql.param(o.top)} OFFSET ${sql.param(o.skip)}`);
   const commands: SqlCommands = new Map([['sql-command', pageText]]);
-  if (o.showSql === 'nodata') {
-    const count = await runNamed<{ n: number }>(rc.q, countText, countValues);
-    return { records: [], rowCount: Number(count.rows[0]!.n), sql: commands };
-  }
-  const count = async (rows: number): Promise<number> => countFromPage(rows, o.top, o.skip) ?? Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n);
+  const exact = async (): Promise<{ rowCount: number; rowCountKind: 'exact' }> => ({
+    rowCount: Number((await runNamed<{ n: number }>(rc.q, countText, countValues)).rows[0]!.n),
+    rowCountKind: 'exact',
+  });
+  const total = async (seen: number): Promise<{ rowCount: number; rowCountKind: 'exact' | 'estimated' }> => {
+    if (o.count?.mode !== 'estimated') return exact();
+    const estimate = estimatedCount(await plannedRows(rc, from, countValues), o.count.estimateAbove, seen);
+    return estimate === null ? exact() : { rowCount: estimate, rowCountKind: 'estimated' };
+  };
+  if (o.showSql === 'nodata') return { records: [], ...(await total(0)), sql: commands };
+  const count = async (rows: number) => {
+    const told = countFromPage(rows, o.top, o.skip);
+    return told === null ? total(o.skip + rows) : { rowCount: told, rowCountKind: 'exact' as const };
+  };
   const values = await queryPackedValues(rc.q, pageText, sql.values);
   const writer = textWriterOf(rc, table, proj, o);
   if (writer && !o.expand?.length) {
     // Written before the count is awaited: a waiting request then holds strings, not the page's values.
     const pieces = writeRecordTexts(writer, values, -1, null);
-    return { records: [], json: { pieces, count: values.length }, rowCount: await count(values.length), sql: commands };
+    return { records: [], json: { pieces, count: values.length }, ...(await count(values.length)), sql: commands };
   }
-  const rowCount = await count(values.length);
+  const counted = await count(values.length);
   if (writer) {
     const keyAt = keyIndex(table, proj);
     const details = await expandTexts(rc, table, parentKeys(values, keyAt), o.expand!, commands);
-    if (details) return { records: [], json: { pieces: writeRecordTexts(writer, values, keyAt, details), count: values.length }, rowCount, sql: commands };
+    if (details) return { records: [], json: { pieces: writeRecordTexts(writer, values, keyAt, details), count: values.length }, ...counted, sql: commands };
   }
   const page = rowsOfValues(proj.items, values);
   const records = page.map((r) => serializeRecord(rc.dict, table, r, { columns: output }));
   if (o.expand?.length) await expandRecords(rc, table, page, records, o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, records, o.showLabel);
-  return { records, rowCount, sql: commands };
+  return { records, ...counted, sql: commands };
+}
+
+/** The planner's estimate of the rows a FROM/WHERE tail matches (EXPLAIN plans it; nothing runs). */
+async function plannedRows(rc: ReadContext, from: string, values: unknown[]): Promise<number> {
+  const { rows } = await rc.q.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) SELECT 1 ${from}`, values);
+  const raw = rows[0]?.['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan?: { 'Plan Rows'?: number } }[];
+  return Number(plan[0]?.Plan?.['Plan Rows'] ?? NaN);
 }
 
 /** The key condition for an id or UUID given in a path. */

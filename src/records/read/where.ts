@@ -6,7 +6,7 @@ import type { FilterNode } from '../query/filter-ast.js';
 import type { OrderItem } from '../query/orderby-parser.js';
 import { filterToSql, mentionsColumn } from './filter-sql.js';
 import type { ReadContext } from './read-context.js';
-import { resolveQueryColumn } from './resolve-column.js';
+import { findQueryColumn, resolveQueryColumn } from './resolve-column.js';
 
 export interface WhereOptions {
   filter?: FilterNode;
@@ -35,6 +35,17 @@ function labelCondition(rc: ReadContext, table: Table, alias: string, label: Fil
   return `EXISTS (SELECT 1 FROM "ad_labelassignment" la JOIN "ad_label" lbl ON lbl."ad_label_id" = la."ad_label_id"
     WHERE la."ad_table_id" = ${sql.param(table.id)} AND la."record_id" = ${ident(alias)}.${ident(table.keyColumn.dbName)}
       AND la."isactive" = 'Y' AND lbl."isactive" = 'Y' AND lbl."ad_client_id" IN (0, ${sql.param(rc.auth.clientId)}) AND ${cond})`;
+}
+
+/**
+ * `$orderby` entries split by whether the table has their column. The original leaves out entries
+ * it cannot use and still answers 2xx; unknown, secure and encrypted columns are left out alike.
+ */
+export function splitOrderBy(table: Table, order: OrderItem[] | undefined): { known: OrderItem[] | undefined; ignored: string[] } {
+  if (!order) return { known: undefined, ignored: [] };
+  const known = order.filter((o) => findQueryColumn(table, o.column));
+  const ignored = order.filter((o) => !findQueryColumn(table, o.column)).map((o) => `$orderby=${o.column}`);
+  return { known: known.length ? known : undefined, ignored };
 }
 
 /** ORDER BY items (validated against the dictionary) with the key as a tie-breaker for stable pages. */

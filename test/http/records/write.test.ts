@@ -69,7 +69,8 @@ describe('writing records', () => {
     assert.equal(bp.status, 201, bp.text);
     assert.equal(bp.body.AD_Org_ID.id, 11, '@#AD_Org_ID@');
     assert.equal(bp.body.IsActive, true, 'literal Y');
-    assert.equal(bp.body.IsCustomer, false, 'a mandatory Yes/No without default is false');
+    assert.equal(bp.body.IsVendor, false, 'a mandatory Yes/No takes the value of the original\'s model class: false');
+    assert.equal(bp.body.IsCustomer, true, 'MBPartner makes a new partner a customer');
     assert.equal(bp.body.SO_CreditLimit, 0, 'a mandatory amount without default is zero');
     assert.equal(typeof bp.body.C_BP_Group_ID.id, 'number', 'a mandatory reference takes the default record of its table');
     const group = await call('GET', `/api/v1/models/c_bp_group/${bp.body.C_BP_Group_ID.id}`);
