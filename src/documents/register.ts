@@ -1,6 +1,8 @@
 import type { ModelEvent, ModelEvents } from '../events/model-events.js';
 import { DOCUMENT_KINDS } from './document-kinds.js';
 import { headerAfterChange, headerAfterNew, headerBeforeChange, headerBeforeNew } from './header-rules.js';
+import { registerDocumentType } from './engine/engine.js';
+import { orderDocument } from './engine/order-document.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /**
@@ -20,4 +22,5 @@ export function registerDocumentRules(events: ModelEvents): void {
     events.on('before-delete', kind.line, (e: ModelEvent) => lineBeforeDelete(e, kind));
     for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, kind.line, (e: ModelEvent) => lineAfterSave(e, kind));
   }
+  for (const type of [orderDocument]) registerDocumentType(type);
 }

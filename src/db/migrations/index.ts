@@ -60,6 +60,14 @@ export const migrations: Migration[] = [
       await dropReplacedIdentifierIndexes(tx, dict);
     },
   },
+  {
+    version: 20,
+    name: 'documents: default accounts (C_AcctSchema_Default), their accounts, and the keys of stock, reservations and facts',
+    async up(tx) {
+      await addSeedTables(tx, ['C_AcctSchema_Default', 'C_ElementValue', 'C_ValidCombination', 'AD_TableIndex', 'AD_IndexColumn']);
+      await synchroniseSchema(tx, await loadDictionary(tx));
+    },
+  },
 ];
 
 /**
