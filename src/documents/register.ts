@@ -3,6 +3,8 @@ import { DOCUMENT_KINDS } from './document-kinds.js';
 import { headerAfterChange, headerAfterNew, headerBeforeChange, headerBeforeNew } from './header-rules.js';
 import { registerDocumentType } from './engine/engine.js';
 import { orderDocument } from './engine/order-document.js';
+import { inoutDocument } from './engine/inout-document.js';
+import { inoutBeforeSave, inoutLineBeforeSave } from './inout-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /**
@@ -10,6 +12,13 @@ import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from '.
  * header defaults from the partner, price list and document type; line prices, taxes and amounts;
  * tax rows and totals recomputed in the same transaction after every line write.
  */
+/** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
+function documentDefaults(e: ModelEvent): void {
+  for (const [column, value] of [['docstatus', 'DR'], ['docaction', 'CO'], ['processed', 'N'], ['posted', 'N'], ['processing', 'N']] as const) {
+    if (e.table.byName.has(column) && (e.row[column] === null || e.row[column] === undefined || e.row[column] === '')) e.row[column] = value;
+  }
+}
+
 export function registerDocumentRules(events: ModelEvents): void {
   for (const kind of DOCUMENT_KINDS) {
     events.on('before-new', kind.header, (e: ModelEvent) => headerBeforeNew(e, kind));
@@ -22,5 +31,10 @@ export function registerDocumentRules(events: ModelEvents): void {
     events.on('before-delete', kind.line, (e: ModelEvent) => lineBeforeDelete(e, kind));
     for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, kind.line, (e: ModelEvent) => lineAfterSave(e, kind));
   }
-  for (const type of [orderDocument]) registerDocumentType(type);
+  for (const table of ['c_order', 'c_invoice', 'm_inout', 'c_payment', 'c_allocationhdr']) events.on('before-new', table, documentDefaults);
+  events.on('before-new', 'm_inout', inoutBeforeSave);
+  events.on('before-change', 'm_inout', inoutBeforeSave);
+  events.on('before-new', 'm_inoutline', inoutLineBeforeSave);
+  events.on('before-change', 'm_inoutline', inoutLineBeforeSave);
+  for (const type of [orderDocument, inoutDocument]) registerDocumentType(type);
 }

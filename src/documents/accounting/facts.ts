@@ -44,7 +44,8 @@ export interface Posting {
   dateAcct: unknown;
   dateTrx?: unknown;
   periodId: number;
-  currencyId: number;
+  /** The document's currency; the schema's when the document has none (shipments). */
+  currencyId?: number | null;
   bpartnerId?: number | null;
   glCategoryId?: number | null;
   facts: Fact[];
@@ -106,7 +107,7 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
     sql.param(p.periodId),
     `${sql.param(p.dateAcct)}::timestamp`,
     `${sql.param(p.dateTrx ?? p.dateAcct)}::timestamp`,
-    sql.param(p.currencyId),
+    sql.param(p.currencyId ?? schema.currencyId),
     sql.param(p.glCategoryId ?? 0),
     sql.param(p.bpartnerId ?? null),
   ].join(', ');
