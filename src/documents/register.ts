@@ -5,13 +5,13 @@ import { registerDocumentType } from './engine/engine.js';
 import { orderDocument } from './engine/order-document.js';
 import { inoutDocument } from './engine/inout-document.js';
 import { inoutBeforeSave, inoutLineBeforeSave } from './inout-rules.js';
+import { invoiceDocument } from './engine/invoice-document.js';
+import { paymentDocument } from './engine/payment-document.js';
+import { allocationDocument } from './engine/allocation-document.js';
+import { invoiceFromOrder, invoiceLineFromSource } from './invoice-rules.js';
+import { allocationBeforeNew, allocationLineBeforeNew, paymentBeforeNew } from './payment-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
-/**
- * Business rules of orders and invoices, hooked into the model events of their headers and lines:
- * header defaults from the partner, price list and document type; line prices, taxes and amounts;
- * tax rows and totals recomputed in the same transaction after every line write.
- */
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 function documentDefaults(e: ModelEvent): void {
   for (const [column, value] of [['docstatus', 'DR'], ['docaction', 'CO'], ['processed', 'N'], ['posted', 'N'], ['processing', 'N']] as const) {
@@ -19,7 +19,16 @@ function documentDefaults(e: ModelEvent): void {
   }
 }
 
+/**
+ * Business rules of documents, hooked into the model events of their headers and lines: header
+ * defaults from the partner, price list, source order and document type; line prices, taxes and
+ * amounts; tax rows and totals recomputed in the same transaction after every line write; and the
+ * document types whose actions the document engine runs.
+ */
 export function registerDocumentRules(events: ModelEvents): void {
+  // Before the invoice's own defaults: a source order decides side, partner and price list.
+  events.on('before-new', 'c_invoice', invoiceFromOrder);
+  events.on('before-new', 'c_invoiceline', invoiceLineFromSource);
   for (const kind of DOCUMENT_KINDS) {
     events.on('before-new', kind.header, (e: ModelEvent) => headerBeforeNew(e, kind));
     events.on('after-new', kind.header, (e: ModelEvent) => headerAfterNew(e, kind));
@@ -36,5 +45,8 @@ export function registerDocumentRules(events: ModelEvents): void {
   events.on('before-change', 'm_inout', inoutBeforeSave);
   events.on('before-new', 'm_inoutline', inoutLineBeforeSave);
   events.on('before-change', 'm_inoutline', inoutLineBeforeSave);
-  for (const type of [orderDocument, inoutDocument]) registerDocumentType(type);
+  events.on('before-new', 'c_payment', paymentBeforeNew);
+  events.on('before-new', 'c_allocationhdr', allocationBeforeNew);
+  events.on('before-new', 'c_allocationline', allocationLineBeforeNew);
+  for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
 }

@@ -1,7 +1,7 @@
 import { ident } from '../../db/sql.js';
 import type { Row } from '../../events/model-events.js';
 import { takeFromSequence } from '../../records/write/document-number.js';
-import { idOf, todayDate } from '../row-values.js';
+import { idOf, nowTimestamp, todayDate } from '../row-values.js';
 import { refuse, type DocumentContext } from './document-type.js';
 
 export interface DocTypeRow {
@@ -80,4 +80,10 @@ export async function definiteNumberAndDate(d: DocumentContext, dateColumn: stri
 /** Header columns and document number of a reversal (the original marks it with ^). */
 export function reversalNumber(row: Row): string {
   return `${String(row.documentno ?? '')}^`;
+}
+
+/** Voiding an unprocessed document zeroes its amounts (rows of `table` linked through `link`). */
+export async function zeroAmounts(d: DocumentContext, table: string, link: string, columns: readonly string[]): Promise<void> {
+  const sets = columns.map((c) => `${ident(c)} = 0`).join(', ');
+  await d.wc.tx.query(`UPDATE ${ident(table)} SET ${sets}, updated = $2::timestamp, updatedby = $3 WHERE ${ident(link)} = $1`, [docId(d), nowTimestamp(), d.wc.auth.userId]);
 }

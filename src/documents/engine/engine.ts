@@ -159,6 +159,7 @@ async function markDetails(d: DocumentContext, processed: boolean): Promise<void
   const type = types.get(d.table.dbName)!;
   const id = d.row[d.table.keyColumn!.dbName];
   for (const detail of type.details) {
+    if (!d.wc.dict.byName.get(detail.table)?.byName.has('processed')) continue;
     await d.wc.tx.query(`UPDATE ${ident(detail.table)} SET processed = $1 WHERE ${ident(detail.link)} = $2 AND processed IS DISTINCT FROM $1`, [processed ? 'Y' : 'N', id]);
     d.wc.memo.forget(detail.table);
   }
