@@ -35,7 +35,7 @@ export async function defaultDocTypeOf(tx: Tx, docBaseType: string, isSOTrx: boo
 
 async function docTypeFacts(tx: Tx, id: number | null): Promise<{ docbasetype: string; issotrx: string } | null> {
   if (id === null) return null;
-  const { rows } = await tx.query<{ docbasetype: string; issotrx: string }>('SELECT docbasetype, issotrx FROM c_doctype WHERE c_doctype_id = $1', [id], { name: 'doc_doctype' });
+  const { rows } = await tx.query<{ docbasetype: string; issotrx: string }>('SELECT docbasetype, issotrx FROM c_doctype WHERE c_doctype_id = $1', [id], { name: 'doc_inout_doctype' });
   return rows[0] ?? null;
 }
 
