@@ -2,6 +2,7 @@ import type { ModelEvent, ModelEvents } from '../events/model-events.js';
 import { DOCUMENT_KINDS } from './document-kinds.js';
 import { headerAfterChange, headerAfterNew, headerBeforeChange, headerBeforeNew } from './header-rules.js';
 import { registerDocumentType } from './engine/engine.js';
+import { lockParentFirst } from '../records/write/persist.js';
 import { orderDocument } from './engine/order-document.js';
 import { inoutDocument } from './engine/inout-document.js';
 import { inoutBeforeSave, inoutLineBeforeSave } from './inout-rules.js';
@@ -48,5 +49,13 @@ export function registerDocumentRules(events: ModelEvents): void {
   events.on('before-new', 'c_payment', paymentBeforeNew);
   events.on('before-new', 'c_allocationhdr', allocationBeforeNew);
   events.on('before-new', 'c_allocationline', allocationLineBeforeNew);
+  for (const [line, header, key] of [
+    ['c_orderline', 'c_order', 'c_order_id'],
+    ['c_invoiceline', 'c_invoice', 'c_invoice_id'],
+    ['m_inoutline', 'm_inout', 'm_inout_id'],
+    ['c_allocationline', 'c_allocationhdr', 'c_allocationhdr_id'],
+  ] as const) {
+    lockParentFirst(line, header, key, key);
+  }
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
 }

@@ -48,6 +48,11 @@ export interface ModelEvent {
   old: Row | null;
   /** Physical names of the columns an update changes. */
   changed: Set<string>;
+  /**
+   * before-new only: the columns the request itself gave (and the link to the parent), so that a
+   * rule can tell a value the caller chose from one a default put there, even when they are equal.
+   */
+  given?: ReadonlySet<string>;
   tx: Tx;
   dict: Dictionary;
   auth: AuthContext;
