@@ -62,6 +62,12 @@ export interface ModelEvent {
    * Document totals use it: ten lines written in one request recompute their order once.
    */
   defer(key: string, work: () => Promise<void>): void;
+  /**
+   * Raises another model event in the same write operation: a rule that writes another record
+   * with a plain statement (a header's totals after its lines) still lets that record's
+   * subscribers see the change.
+   */
+  raise?(type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>): Promise<void>;
   /** Facts kept for the rest of the write operation (see OperationMemo). */
   memo: OperationMemo;
 }

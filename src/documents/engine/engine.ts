@@ -154,13 +154,14 @@ async function writeHeader(d: DocumentContext, changes: Row): Promise<Row> {
   return rows[0];
 }
 
-/** Lines and tax rows are processed with their header. */
+/** Lines and tax rows are processed with their header (one statement for all detail tables). */
 async function markDetails(d: DocumentContext, processed: boolean): Promise<void> {
   const type = types.get(d.table.dbName)!;
-  const id = d.row[d.table.keyColumn!.dbName];
-  for (const detail of type.details) {
-    if (!d.wc.dict.byName.get(detail.table)?.byName.has('processed')) continue;
-    await d.wc.tx.query(`UPDATE ${ident(detail.table)} SET processed = $1 WHERE ${ident(detail.link)} = $2 AND processed IS DISTINCT FROM $1`, [processed ? 'Y' : 'N', id]);
-    d.wc.memo.forget(detail.table);
-  }
+  const details = type.details.filter((detail) => d.wc.dict.byName.get(detail.table)?.byName.has('processed'));
+  if (!details.length) return;
+  const updates = details.map((detail) => `UPDATE ${ident(detail.table)} SET processed = $1 WHERE ${ident(detail.link)} = $2 AND processed IS DISTINCT FROM $1`);
+  const last = updates.pop()!;
+  const text = updates.length ? `WITH ${updates.map((u, n) => `d${n} AS (${u})`).join(', ')} ${last}` : last;
+  await d.wc.tx.query(text, [processed ? 'Y' : 'N', d.row[d.table.keyColumn!.dbName]]);
+  for (const detail of details) d.wc.memo.forget(detail.table);
 }

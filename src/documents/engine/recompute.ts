@@ -1,4 +1,5 @@
 import type { ModelEvent } from '../../events/model-events.js';
+import { emitModelEvent } from '../../records/write/write-context.js';
 import type { DocumentKind } from '../document-kinds.js';
 import { recomputeDocument } from '../totals.js';
 import type { DocumentContext } from './document-type.js';
@@ -18,6 +19,7 @@ export async function recomputeTotals(d: DocumentContext, kind: DocumentKind): P
     auth: wc.auth,
     memo: wc.memo,
     defer: (key, work) => wc.deferred.add(key, work),
+    raise: (type, table, row, old, changed) => emitModelEvent(wc, type, table, row, old, changed),
   };
   await recomputeDocument(e, kind, docId(d));
 }

@@ -21,7 +21,20 @@ export interface WriteContext {
 
 /** Raises a model event of a write operation. */
 export async function emitModelEvent(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>, given?: ReadonlySet<string>): Promise<void> {
-  await wc.events.emit({ type, table, row, old, changed, ...(given ? { given } : {}), tx: wc.tx, dict: wc.dict, auth: wc.auth, memo: wc.memo, defer: (key, work) => wc.deferred.add(key, work) });
+  await wc.events.emit({
+    type,
+    table,
+    row,
+    old,
+    changed,
+    ...(given ? { given } : {}),
+    tx: wc.tx,
+    dict: wc.dict,
+    auth: wc.auth,
+    memo: wc.memo,
+    defer: (key, work) => wc.deferred.add(key, work),
+    raise: (t, tb, r, o, c) => emitModelEvent(wc, t, tb, r, o, c),
+  });
 }
 
 /**

@@ -77,6 +77,19 @@ describe('document events, concurrency and defaults', () => {
     assert.deepEqual(seen.filter((x) => x.type === 'm_inout after-complete').map((x) => [x.status, x.before]), [['CO', 1]]);
   });
 
+  it('totals written after a line change raise the header\'s after-change with the totals changed', async () => {
+    const totals: [unknown, unknown, string[]][] = [];
+    server.services.events.on('after-change', 'c_order', (e: ModelEvent) => {
+      if (e.changed.has('grandtotal')) totals.push([Number(e.old?.grandtotal), Number(e.row.grandtotal), [...e.changed].sort()]);
+    });
+    const o = await order();
+    const line = (await call('GET', `/api/v1/models/c_orderline?$filter=${q(`C_Order_ID eq ${o.body.id}`)}`)).body.records[0];
+    totals.length = 0;
+    const r = await call('PUT', `/api/v1/models/c_orderline/${line.id}`, { QtyEntered: 3 });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(totals, [[23, 69, ['grandtotal', 'totallines', 'updated', 'updatedby']]]);
+  });
+
   it('a value the client sent is kept even when it equals the dictionary default (PaymentRule B against the partner rule P)', async () => {
     const sent = await order({ PaymentRule: 'B' });
     assert.equal(idOf(sent.body.PaymentRule), 'B');
