@@ -97,6 +97,12 @@ function stepOf(type: DocumentType, action: DocAction): ((d: DocumentContext) =>
       return bind(type.reverseCorrect);
     case 'RA':
       return bind(type.reverseAccrual);
+    // Unlock, invalidate, approve and reject only move the status (see afterAction).
+    case 'XL':
+    case 'IN':
+    case 'AP':
+    case 'RJ':
+      return async () => undefined;
     default:
       return null;
   }

@@ -129,4 +129,25 @@ describe('order actions', () => {
     const list = await call('GET', `/api/v1/models/c_order?$filter=${q("Description eq 'batch'")}`);
     assert.equal(list.body.records.length, 0);
   });
+
+  it('refuses to complete in a date without an open period, naming the date', async () => {
+    const r = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, DateAcct: '1999-01-04', C_OrderLine: lines, 'doc-action': 'CO' });
+    assert.equal(r.status, 400, r.text);
+    assert.match(r.body.detail, /status DR: action CO refused: no open accounting period for 1999-01-04/);
+  });
+
+  it('gives the definite number of the document type on complete', async () => {
+    const seq = await call('POST', '/api/v1/models/ad_sequence', { Name: 'Definite quotations', Prefix: 'Q-', StartNo: 500, CurrentNext: 500, IncrementNo: 1, IsTableID: false, IsAutoSequence: true });
+    assert.equal(seq.status, 201, seq.text);
+    const dt = await call('PUT', '/api/v1/models/c_doctype/128', { IsOverwriteSeqOnComplete: true, DefiniteSequence_ID: seq.body.id });
+    assert.equal(dt.status, 200, dt.text);
+    const a = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 128, C_OrderLine: lines });
+    assert.equal(a.status, 201, a.text);
+    assert.doesNotMatch(a.body.DocumentNo, /^Q-/, 'a draft keeps its first number');
+    const done = await call('PUT', `/api/v1/models/c_order/${a.body.id}`, { 'doc-action': 'CO' });
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.body.DocumentNo, 'Q-500');
+    const b = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 128, C_OrderLine: lines, 'doc-action': 'CO' });
+    assert.equal(b.body.DocumentNo, 'Q-501');
+  });
 });

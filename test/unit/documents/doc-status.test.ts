@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { afterAction, docActionOfBody, isAccepted, parseDocAction } from '../../../src/documents/engine/doc-status.js';
+import { movementTypeOf } from '../../../src/documents/inout-rules.js';
 
 describe('document statuses and actions', () => {
   it('accepts the transitions of the original engine and no others', () => {
@@ -31,5 +32,14 @@ describe('document statuses and actions', () => {
     assert.equal(docActionOfBody({ Name: 'x', 'Doc-Action': 'CL' }), 'CL');
     assert.equal(docActionOfBody({ Name: 'x' }), undefined);
     assert.equal(docActionOfBody([1]), undefined);
+  });
+});
+
+describe('movement types', () => {
+  it('follow the document base type and the side', () => {
+    assert.equal(movementTypeOf('MMS', true), 'C-');
+    assert.equal(movementTypeOf('MMR', false), 'V+');
+    assert.equal(movementTypeOf('MMR', true), 'C+');
+    assert.equal(movementTypeOf('MMS', false), 'V-');
   });
 });
