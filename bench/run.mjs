@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAutocannon, runAutocannon } from './lib/autocannon.mjs';
-import { captureCeilingSql } from './lib/capture.mjs';
+import { captureCeilingSql, captureWriteSql } from './lib/capture.mjs';
 import { killChildren } from './lib/children.mjs';
 import { assertBenchDatabase, connect, databaseName, defaultDatabaseUrl, ensureDatabase, serverVersion, socketDir, withDatabase, writeUuidSample } from './lib/database.mjs';
 import { clearEarlierWrites, datasetCounts, FIRST_ID, loadDataset } from './lib/dataset.mjs';
@@ -299,6 +299,42 @@ async function runCeiling(ctx, databaseUrl, key, captured, { eachStatement = fal
   }
 }
 
+/**
+ * Statements of one order created and completed, and pgbench replaying exactly them serially
+ * (one client, like the scenario) in a transaction that rolls back: the order's cost in
+ * PostgreSQL alone, which orders/s is compared with.
+ */
+async function orderReplay(ctx, databaseUrl, client, desc, scenario) {
+  const { opts, pgbench, workDir } = ctx;
+  let captured;
+  try {
+    captured = await captureWriteSql({
+      root,
+      databaseUrl,
+      request: { path: desc.path, body: desc.bodyGen.value },
+      cleanup: async (order) => {
+        for (const t of ['c_orderline', 'c_ordertax', 'c_order']) await client.query(`DELETE FROM ${t} WHERE c_order_id = $1`, [order.id]);
+      },
+    });
+  } catch (e) {
+    log(`  !! order replay: ${e.message}`);
+    scenario.ceiling = { error: e.message };
+    return;
+  }
+  scenario.statementsPerOrder = captured.statements.length;
+  log(`  ${desc.key}: ${captured.statements.length} statements per order`);
+  if (!pgbench) return;
+  try {
+    if (opts.warmup > 0) await runPgbench({ pgbench, databaseUrl, script: captured.script, name: 'order-replay-warm', seconds: opts.warmup, clients: 1, threads: 1, workDir, log: false });
+    const r = await runPgbench({ pgbench, databaseUrl, script: captured.script, name: 'order-replay', seconds: opts.duration, clients: 1, threads: 1, workDir });
+    log(`  pgbench order replay ${String(Math.round(r.tps)).padStart(7)} tps    p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${captured.statements.length} statements)`);
+    attachCeiling(scenario, { tps: round(r.tps, 1), p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), transactions: r.transactions, failed: r.failed, statements: captured.statements.length, script: captured.script });
+  } catch (e) {
+    log(`  !! order replay: ${e.message}`);
+    scenario.ceiling = { error: e.message };
+  }
+}
+
 /** A read's ceiling and the ratio of the read to it. */
 function attachCeiling(scenario, ceiling) {
   if (!ceiling) return;
@@ -368,7 +404,13 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
       attachCeiling(results.scenarios[desc.key], await runCeiling(ctx, databaseUrl, desc.ceiling, captured, { eachStatement }));
       memory.phase('between');
     }
-    for (const desc of rest) results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
+    for (const desc of rest) {
+      results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
+      if (desc.key !== 'createCompleteOrder') continue;
+      memory.phase('pgbench');
+      await orderReplay(ctx, databaseUrl, client, desc, results.scenarios[desc.key]);
+      memory.phase('between');
+    }
   } finally {
     const m = memory.stop();
     results.memory = {

@@ -87,3 +87,44 @@ export async function captureCeilingSql({ root, databaseUrl, requests, env = {} 
   }
   return out;
 }
+
+const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|START|SAVEPOINT|RELEASE|SET|SHOW|DISCARD)\b/i;
+
+/**
+ * The statements one write runs: a recording instance answers `request` ({path, body}) twice,
+ * and the statements of the second answer (all connections, transaction control left out) are
+ * kept. The record that answer created is then removed through `cleanup(body)` (it gets the
+ * client and the answer), so that a replay inserting the same keys meets no committed copy.
+ * Returns {statements, script}: the script replays them in one transaction that rolls back, so
+ * every run finds the database as the previous one left it.
+ */
+export async function captureWriteSql({ root, databaseUrl, request, cleanup, env = {} }) {
+  const u = new URL(databaseUrl);
+  const dir = socketDir(databaseUrl);
+  const recorder = await startRecorder(dir ? { path: `${dir}/.s.PGSQL.${u.port || 5432}` } : { host: u.hostname, port: Number(u.port || 5432) });
+  let server;
+  try {
+    server = await startDictum({ root, databaseUrl: withHostPort(databaseUrl, '127.0.0.1', recorder.port), port: await freePort(), env, waitMs: 120_000 });
+    const token = await login(server.baseUrl);
+    const send = async () => {
+      const r = await fetch(server.baseUrl + request.path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(request.body),
+        signal: AbortSignal.timeout(60_000),
+      });
+      const text = await r.text();
+      if (r.status < 200 || r.status > 299) throw new Error(`POST ${request.path} answered ${r.status}: ${text.slice(0, 800)}`);
+      return JSON.parse(text);
+    };
+    await send(); // warms the caches of the instance
+    recorder.clear();
+    const body = await send();
+    const statements = recorder.statements().filter((s) => !TRANSACTION_CONTROL.test(s.text));
+    await cleanup(body);
+    return { statements, script: `BEGIN;\n${pgbenchScript(statements)}ROLLBACK;\n` };
+  } finally {
+    if (server) await server.stop();
+    await recorder.close();
+  }
+}

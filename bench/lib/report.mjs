@@ -13,6 +13,8 @@ export const TARGETS = [
   { id: 'byUuidP99', scenario: 'byUuid', text: 'p99 < 10 ms', value: (r) => r.scenarios.byUuid?.p99Ms, ok: (v) => v < 10, show: (v) => `${v.toFixed(1)} ms` },
   { id: 'byUuidRps', scenario: 'byUuid', text: '>= 3,000 req/s', value: (r) => r.scenarios.byUuid?.rps, ok: (v) => v >= 3000, show: (v) => `${Math.round(v).toLocaleString('en-US')}/s` },
   { id: 'orderRps', scenario: 'createOrder', text: '>= 200 orders/s', value: (r) => r.scenarios.createOrder?.rps, ok: (v) => v >= 200, show: (v) => `${Math.round(v).toLocaleString('en-US')}/s` },
+  { id: 'orderCompleteVsReplay', scenario: 'createCompleteOrder', text: '>= 0.5x pgbench replay', value: (r) => r.scenarios.createCompleteOrder?.ratio, ok: (v) => v >= 0.5, show: (v) => `${v.toFixed(2)}x` },
+  { id: 'orderCompleteStatements', scenario: 'createCompleteOrder', text: '<= 30 statements', value: (r) => r.scenarios.createCompleteOrder?.statementsPerOrder, ok: (v) => v <= 30, show: (v) => String(v) },
   { id: 'batchLatency', scenario: 'batchSerial', text: 'p50 < 300 ms', value: (r) => r.scenarios.batchSerial?.p50Ms, ok: (v) => v < 300, show: (v) => `${v.toFixed(0)} ms` },
   { id: 'rss', scenario: null, text: 'peak RSS < 200 MB', value: (r) => (r.memory?.peakBytes ? r.memory.peakBytes / MB : undefined), ok: (v) => v < 200, show: (v) => `${v.toFixed(0)} MB` },
   { id: 'listScaling', scenario: null, text: 'list cost full/10k <= 1.5x', value: (r) => r.scaling?.costRatio, ok: (v) => v <= 1.5, show: (v) => `${v.toFixed(2)}x` },

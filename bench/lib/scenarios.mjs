@@ -102,6 +102,17 @@ export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO }) {
     { key: 'byUuid', title: 'read by uuid', method: 'GET', path: '/api/v1/models/c_bpartner/', pathGen: { kind: 'randomLine', prefix: '/api/v1/models/c_bpartner/', file: uuidFile }, auth: true },
     { key: 'createPartner', title: 'create partner', method: 'POST', path: '/api/v1/models/c_bpartner', bodyGen: { kind: 'partner', ...partner }, auth: true },
     { key: 'createOrder', title: 'create order, 10 lines', method: 'POST', path: '/api/v1/models/c_order', bodyGen: { kind: 'json', value: orderBody(order) }, auth: true },
+    // One connection: its pgbench replay runs the same keys on every transaction and so cannot run
+    // concurrently (the copies would queue on the unique indexes); both sides run serially.
+    {
+      key: 'createCompleteOrder',
+      title: '10-line order create + complete',
+      method: 'POST',
+      path: '/api/v1/models/c_order',
+      bodyGen: { kind: 'json', value: { ...orderBody(order), 'doc-action': 'CO' } },
+      auth: true,
+      connections: 1,
+    },
     { key: 'batch', title: 'batch, 100 creates in 1 tx', method: 'POST', path: '/api/v1/batch?transaction=true', bodyGen: { kind: 'partnerBatch', size: 100, ...partner }, auth: true },
     { key: 'batchSerial', title: 'batch, 1 connection', method: 'POST', path: '/api/v1/batch?transaction=true', bodyGen: { kind: 'partnerBatch', size: 100, ...partner }, auth: true, connections: 1 },
     { key: 'login', title: 'login', method: 'POST', path: '/api/v1/auth/tokens', bodyGen: { kind: 'json', value: LOGIN }, auth: false },

@@ -103,3 +103,18 @@ test('the statements of a read are picked from the record, with the row count', 
   assert.equal(topLevelIndex(page, ' ORDER BY ', true), page.indexOf(' ORDER BY a'));
   assert.throws(() => pickStatements({ id: 1 }, recorded), /sql-command/);
 });
+
+test('a 10-line order created and completed is held to its statements and to its pgbench replay', () => {
+  const r = sample();
+  r.scenarios.createCompleteOrder = { title: '10-line order create + complete', connections: 1, rps: 60, p50Ms: 15, p99Ms: 30, errors: 0, statementsPerOrder: 24, ratio: 0.6, ceiling: { tps: 100, p50Ms: 9 } };
+  let t = Object.fromEntries(evaluateTargets(r).map((x) => [x.id, x]));
+  assert.equal(t.orderCompleteVsReplay.met, true);
+  assert.equal(t.orderCompleteStatements.met, true);
+  assert.equal(t.orderCompleteStatements.shown, '24');
+  r.scenarios.createCompleteOrder.statementsPerOrder = 31;
+  r.scenarios.createCompleteOrder.ratio = 0.4;
+  t = Object.fromEntries(evaluateTargets(r).map((x) => [x.id, x]));
+  assert.equal(t.orderCompleteVsReplay.met, false);
+  assert.equal(t.orderCompleteStatements.met, false);
+  assert.match(formatTable(r), /10-line order create \+ complete .* 0\.40x .*>= 0\.5x pgbench replay .* NO/);
+});

@@ -1,14 +1,35 @@
 import type { ModelEvent, ModelEvents } from '../events/model-events.js';
 import { DOCUMENT_KINDS } from './document-kinds.js';
 import { headerAfterChange, headerAfterNew, headerBeforeChange, headerBeforeNew } from './header-rules.js';
+import { registerDocumentType } from './engine/engine.js';
+import { lockParentFirst } from '../records/write/persist.js';
+import { orderDocument } from './engine/order-document.js';
+import { inoutDocument } from './engine/inout-document.js';
+import { inoutBeforeSave, inoutLineBeforeSave } from './inout-rules.js';
+import { invoiceDocument } from './engine/invoice-document.js';
+import { paymentDocument } from './engine/payment-document.js';
+import { allocationDocument } from './engine/allocation-document.js';
+import { invoiceFromOrder, invoiceLineFromSource } from './invoice-rules.js';
+import { allocationBeforeNew, allocationLineBeforeNew, paymentBeforeNew } from './payment-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
+/** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
+function documentDefaults(e: ModelEvent): void {
+  for (const [column, value] of [['docstatus', 'DR'], ['docaction', 'CO'], ['processed', 'N'], ['posted', 'N'], ['processing', 'N']] as const) {
+    if (e.table.byName.has(column) && (e.row[column] === null || e.row[column] === undefined || e.row[column] === '')) e.row[column] = value;
+  }
+}
+
 /**
- * Business rules of orders and invoices, hooked into the model events of their headers and lines:
- * header defaults from the partner, price list and document type; line prices, taxes and amounts;
- * tax rows and totals recomputed in the same transaction after every line write.
+ * Business rules of documents, hooked into the model events of their headers and lines: header
+ * defaults from the partner, price list, source order and document type; line prices, taxes and
+ * amounts; tax rows and totals recomputed in the same transaction after every line write; and the
+ * document types whose actions the document engine runs.
  */
 export function registerDocumentRules(events: ModelEvents): void {
+  // Before the invoice's own defaults: a source order decides side, partner and price list.
+  events.on('before-new', 'c_invoice', invoiceFromOrder);
+  events.on('before-new', 'c_invoiceline', invoiceLineFromSource);
   for (const kind of DOCUMENT_KINDS) {
     events.on('before-new', kind.header, (e: ModelEvent) => headerBeforeNew(e, kind));
     events.on('after-new', kind.header, (e: ModelEvent) => headerAfterNew(e, kind));
@@ -20,4 +41,21 @@ export function registerDocumentRules(events: ModelEvents): void {
     events.on('before-delete', kind.line, (e: ModelEvent) => lineBeforeDelete(e, kind));
     for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, kind.line, (e: ModelEvent) => lineAfterSave(e, kind));
   }
+  for (const table of ['c_order', 'c_invoice', 'm_inout', 'c_payment', 'c_allocationhdr']) events.on('before-new', table, documentDefaults);
+  events.on('before-new', 'm_inout', inoutBeforeSave);
+  events.on('before-change', 'm_inout', inoutBeforeSave);
+  events.on('before-new', 'm_inoutline', inoutLineBeforeSave);
+  events.on('before-change', 'm_inoutline', inoutLineBeforeSave);
+  events.on('before-new', 'c_payment', paymentBeforeNew);
+  events.on('before-new', 'c_allocationhdr', allocationBeforeNew);
+  events.on('before-new', 'c_allocationline', allocationLineBeforeNew);
+  for (const [line, header, key] of [
+    ['c_orderline', 'c_order', 'c_order_id'],
+    ['c_invoiceline', 'c_invoice', 'c_invoice_id'],
+    ['m_inoutline', 'm_inout', 'm_inout_id'],
+    ['c_allocationline', 'c_allocationhdr', 'c_allocationhdr_id'],
+  ] as const) {
+    lockParentFirst(line, header, key, key);
+  }
+  for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
 }

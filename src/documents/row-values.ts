@@ -43,10 +43,11 @@ const LOGIN_VALUES: Record<string, (e: ModelEvent) => number> = {
  * Before before-new the record engine gives empty columns their dictionary default (PaymentRule
  * 'B') and mandatory ones a stand-in (the login user or warehouse, the referenced table's default
  * record); a document rule with better knowledge (the partner's terms, the product's unit)
- * replaces such values. A caller sending exactly that value cannot be told apart from it.
+ * replaces such values. A value the request gave itself (ModelEvent.given) is never a default,
+ * even when it equals one.
  */
 export async function isDefaulted(e: ModelEvent, column: string): Promise<boolean> {
-  if (e.type !== 'before-new') return false;
+  if (e.type !== 'before-new' || e.given?.has(column)) return false;
   const col = e.table.byName.get(column);
   const v = e.row[column];
   if (!col || v === null || v === undefined) return false;

@@ -1,6 +1,6 @@
 import { uuidv7 } from '../db/ids.js';
 import { ident } from '../db/sql.js';
-import type { ModelEvent } from '../events/model-events.js';
+import type { ModelEvent, Row } from '../events/model-events.js';
 import { toText } from './decimal.js';
 import type { DocumentKind } from './document-kinds.js';
 import { documentTotals, type TaxDefinition } from './document-math.js';
@@ -12,6 +12,8 @@ interface DocumentFacts {
   ad_org_id: number;
   istaxincluded: string | null;
   processed: string | null;
+  totallines: string | null;
+  grandtotal: string | null;
   precision: number;
   /** [c_tax_id, linenetamt as text, number of lines] */
   lines: [number | null, string | null, number][];
@@ -22,11 +24,11 @@ interface DocumentFacts {
 const factsSql = (kind: DocumentKind): string => {
   const key = ident(kind.headerKey);
   return `WITH h AS (
-      SELECT h.ad_client_id, h.ad_org_id, h.istaxincluded, h.processed, h.c_currency_id FROM ${ident(kind.header)} h WHERE h.${key} = $1 FOR UPDATE
+      SELECT h.ad_client_id, h.ad_org_id, h.istaxincluded, h.processed, h.c_currency_id, h.totallines, h.grandtotal FROM ${ident(kind.header)} h WHERE h.${key} = $1 FOR UPDATE
     ), g AS (
       SELECT l.c_tax_id, l.linenetamt, count(*)::int AS n FROM ${ident(kind.line)} l WHERE l.${key} = $1 GROUP BY l.c_tax_id, l.linenetamt
     )
-    SELECT h.ad_client_id, h.ad_org_id, h.istaxincluded, h.processed,
+    SELECT h.ad_client_id, h.ad_org_id, h.istaxincluded, h.processed, h.totallines::text, h.grandtotal::text,
       COALESCE((SELECT c.stdprecision FROM c_currency c WHERE c.c_currency_id = h.c_currency_id), 2) AS precision,
       (SELECT COALESCE(json_agg(json_build_array(g.c_tax_id, g.linenetamt::text, g.n)), '[]'::json) FROM g) AS lines,
       (SELECT COALESCE(json_agg(json_build_array(t.c_tax_id, t.rate::text, t.issummary, t.isdocumentlevel, t.parent_tax_id)), '[]'::json)
@@ -43,8 +45,8 @@ const jsonArray = <T>(v: unknown): T[] => (typeof v === 'string' ? (JSON.parse(v
  * transaction: the header row is locked first, so that concurrent line writes of one document
  * add up one after the other. Tax rows are kept (same uid) when their tax still occurs, removed
  * when it no longer does, and created for new taxes; the header's TotalLines and GrandTotal are
- * written with a plain UPDATE (the header's own model events do not fire). Two statements: one
- * read, one write.
+ * written with one UPDATE, after which the header's after-change event is raised with
+ * TotalLines and GrandTotal changed. Two statements: one read, one write.
  */
 export async function recomputeDocument(e: ModelEvent, kind: DocumentKind, headerIdValue: unknown): Promise<void> {
   const headerId = idOf(headerIdValue);
@@ -73,7 +75,7 @@ export async function recomputeDocument(e: ModelEvent, kind: DocumentKind, heade
   const t = ident(kind.tax);
   const now = nowTimestamp();
   const ids = totals.taxes.map((r) => r.taxId);
-  await tx.query(
+  const { rows: saved } = await tx.query<Row>(
     `WITH input AS (
        SELECT * FROM unnest($2::bigint[], $3::numeric[], $4::numeric[], $5::text[]) AS i(tax_id, base, amt, uu)
      ), removed AS (
@@ -90,7 +92,8 @@ export async function recomputeDocument(e: ModelEvent, kind: DocumentKind, heade
          FROM input i WHERE NOT EXISTS (SELECT 1 FROM ${t} x WHERE x.${key} = $1 AND x.c_tax_id = i.tax_id)
      )
      UPDATE ${h} SET totallines = $12::numeric, grandtotal = $13::numeric, updated = $7::timestamp, updatedby = $8
-      WHERE ${key} = $1 AND (totallines IS DISTINCT FROM $12::numeric OR grandtotal IS DISTINCT FROM $13::numeric)`,
+      WHERE ${key} = $1 AND (totallines IS DISTINCT FROM $12::numeric OR grandtotal IS DISTINCT FROM $13::numeric)
+      RETURNING *`,
     [
       headerId,
       ids,
@@ -110,4 +113,10 @@ export async function recomputeDocument(e: ModelEvent, kind: DocumentKind, heade
   );
   e.memo.forget(kind.header);
   e.memo.forget(kind.tax);
+  // The header's subscribers see its new totals as a change of the header (its rules ignore these columns).
+  const headerTable = e.dict.byName.get(kind.header);
+  if (saved[0] && headerTable && e.raise) {
+    const old = { ...saved[0], totallines: header.totallines, grandtotal: header.grandtotal };
+    await e.raise('after-change', headerTable, saved[0], old, new Set(['totallines', 'grandtotal', 'updated', 'updatedby']));
+  }
 }

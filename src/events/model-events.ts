@@ -10,7 +10,34 @@ export type Row = Record<string, unknown>;
  * before-* may change the row or refuse the write (throw an ApiError); after-* run in the same
  * transaction, so their effects commit or roll back with the write.
  */
-export type ModelEventType = 'before-new' | 'before-change' | 'before-delete' | 'after-new' | 'after-change' | 'after-delete';
+export type ModelEventType = 'before-new' | 'before-change' | 'before-delete' | 'after-new' | 'after-change' | 'after-delete' | DocumentEventType;
+
+/**
+ * Document events (the original's doc timings), raised by the document engine around each action
+ * inside the action's transaction. `row` is the header as the action leaves it (for before-*, as
+ * it is before the action), `old` the header before the action, `changed` the columns it changed.
+ * A before-* handler may refuse the action by throwing; an after-* handler's failure undoes it.
+ */
+export const DOCUMENT_EVENTS = {
+  'before-prepare': 'DBPR',
+  'after-prepare': 'DAPR',
+  'before-complete': 'DBCO',
+  'after-complete': 'DACO',
+  'before-void': 'DBVO',
+  'after-void': 'DAVO',
+  'before-close': 'DBCL',
+  'after-close': 'DACL',
+  'before-reactivate': 'DBAC',
+  'after-reactivate': 'DAAC',
+  'before-reverse-correct': 'DBRC',
+  'after-reverse-correct': 'DARC',
+  'before-reverse-accrual': 'DBRA',
+  'after-reverse-accrual': 'DARA',
+  'before-post': 'DBPO',
+  'after-post': 'DAPO',
+} as const;
+
+export type DocumentEventType = keyof typeof DOCUMENT_EVENTS;
 
 export interface ModelEvent {
   type: ModelEventType;
@@ -21,6 +48,11 @@ export interface ModelEvent {
   old: Row | null;
   /** Physical names of the columns an update changes. */
   changed: Set<string>;
+  /**
+   * before-new only: the columns the request itself gave (and the link to the parent), so that a
+   * rule can tell a value the caller chose from one a default put there, even when they are equal.
+   */
+  given?: ReadonlySet<string>;
   tx: Tx;
   dict: Dictionary;
   auth: AuthContext;
@@ -30,6 +62,12 @@ export interface ModelEvent {
    * Document totals use it: ten lines written in one request recompute their order once.
    */
   defer(key: string, work: () => Promise<void>): void;
+  /**
+   * Raises another model event in the same write operation: a rule that writes another record
+   * with a plain statement (a header's totals after its lines) still lets that record's
+   * subscribers see the change.
+   */
+  raise?(type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>): Promise<void>;
   /** Facts kept for the rest of the write operation (see OperationMemo). */
   memo: OperationMemo;
 }

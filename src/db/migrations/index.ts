@@ -90,6 +90,17 @@ export const migrations: Migration[] = [
       await applySeedColumnValues(tx);
     },
   },
+  {
+    version: 20,
+    name: 'documents: default accounts (C_AcctSchema_Default), their accounts, the keys of stock, reservations and facts, the facts of vendor invoice 200000 and the service line of shipment 500000',
+    async up(tx) {
+      await addSeedTables(tx, ['C_AcctSchema_Default', 'C_ElementValue', 'C_ValidCombination', 'AD_TableIndex', 'AD_IndexColumn', 'Fact_Acct', 'M_InOutLine']);
+      await synchroniseSchema(tx, await loadDictionary(tx));
+      // The demo's completed vendor invoice was not posted; its facts come with the seed rows above.
+      await tx.query(`UPDATE c_invoice SET posted = 'Y' WHERE c_invoice_id = 105 AND ad_client_id = 11 AND posted = 'N'`);
+      await tx.query('UPDATE c_invoiceline SET m_inoutline_id = 104 WHERE c_invoiceline_id = 102 AND m_inoutline_id IS NULL AND EXISTS (SELECT 1 FROM m_inoutline WHERE m_inoutline_id = 104)');
+    },
+  },
 ];
 
 /**

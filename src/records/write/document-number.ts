@@ -100,3 +100,18 @@ async function takeFromDocType(tx: Tx, docTypeId: unknown, row: Row): Promise<st
   const { rows } = tx.independent ? await tx.independent(run, { oneStatement: true }) : await run(tx);
   return rows[0] ? formatTaken(rows[0], row) : null;
 }
+
+const SEQUENCE_TAKE_SQL = `UPDATE ad_sequence s SET currentnext = s.currentnext + s.incrementno
+   WHERE s.ad_sequence_id = $1 AND s.isactive = 'Y'
+  RETURNING s.ad_sequence_id, s.currentnext - s.incrementno AS currentnext, s.incrementno, s.prefix, s.suffix, s.decimalpattern`;
+
+/**
+ * The next number of a given sequence (a document type's definite sequence, used on complete),
+ * taken the way creation takes numbers: one statement, in a short transaction of its own on a
+ * server. Null when the sequence does not exist or is inactive.
+ */
+export async function takeFromSequence(tx: Tx, sequenceId: number, row: Row): Promise<string | null> {
+  const run = (q: Queryable) => q.query<SequenceRow>(SEQUENCE_TAKE_SQL, [sequenceId], { name: 'doc_number_take_definite' });
+  const { rows } = tx.independent ? await tx.independent(run, { oneStatement: true }) : await run(tx);
+  return rows[0] ? formatTaken(rows[0], row) : null;
+}

@@ -147,14 +147,14 @@ export async function insertRecord(wc: WriteContext, table: Table, body: unknown
  */
 export async function insertRecords(wc: WriteContext, table: Table, bodies: unknown[], parent: { table: Table; row: Row } | null): Promise<WriteResult[]> {
   if (table.isView) throw badRequest('Invalid table', `${table.name} is read-only`);
-  const prepared: { row: Row; parsed: ParsedBody }[] = [];
+  const prepared: { row: Row; parsed: ParsedBody; given: ReadonlySet<string> }[] = [];
   for (const body of bodies) prepared.push(await givenValues(wc, table, body, parent));
   if (table.keyColumn) await wc.ids.reserve(wc.tx, table.name, bodies.length);
   await wc.events.emitPrepareNew({ table, rows: prepared.map((p) => p.row), tx: wc.tx, dict: wc.dict, auth: wc.auth, memo: wc.memo });
   const results: WriteResult[] = [];
-  for (const { row, parsed } of prepared) {
+  for (const { row, parsed, given } of prepared) {
     const result: WriteResult = { table, row, details: new Map() };
-    const { clientId, references } = await completeNewRow(wc, table, row, parent);
+    const { clientId, references } = await completeNewRow(wc, table, row, parent, given);
     wc.pending.add({ table, row, clientId, references, saved: (saved) => (result.row = saved) });
     if (parsed.details.length) {
       await wc.pending.flush();
@@ -167,7 +167,7 @@ export async function insertRecords(wc: WriteContext, table: Table, bodies: unkn
 }
 
 /** The values a request gives a new record, converted, with the link to its parent. */
-async function givenValues(wc: WriteContext, table: Table, body: unknown, parent: { table: Table; row: Row } | null): Promise<{ row: Row; parsed: ParsedBody }> {
+async function givenValues(wc: WriteContext, table: Table, body: unknown, parent: { table: Table; row: Row } | null): Promise<{ row: Row; parsed: ParsedBody; given: ReadonlySet<string> }> {
   const parsed = parseBody(wc.dict, table, body);
   const row: Row = {};
   for (const [col, v] of await convertAll(wc, parsed)) row[col.dbName] = v;
@@ -176,7 +176,7 @@ async function givenValues(wc: WriteContext, table: Table, body: unknown, parent
     row[link.dbName] = parent.row[parent.table.keyColumn!.dbName];
     for (const c of ['ad_client_id', 'ad_org_id']) if (row[c] === undefined && table.byName.has(c)) row[c] = parent.row[c];
   }
-  return { row, parsed };
+  return { row, parsed, given: new Set(Object.keys(row)) };
 }
 
 /**
@@ -184,7 +184,7 @@ async function givenValues(wc: WriteContext, table: Table, body: unknown, parent
  * id, uuid and numbers, before-new rules, mandatory fallbacks and the checks that need no
  * database. Returns the references still to verify.
  */
-async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: { table: Table; row: Row } | null) {
+async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: { table: Table; row: Row } | null, given: ReadonlySet<string>) {
   await applyDefaults(wc, table, row, parent?.row ?? null);
   const now = nowText();
   for (const [c, v] of [['created', now], ['updated', now], ['createdby', wc.auth.userId], ['updatedby', wc.auth.userId], ['isactive', 'Y']] as const) {
@@ -200,17 +200,36 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
   if (table.keyColumn) row[table.keyColumn.dbName] = await wc.ids.next(wc.tx, table.name);
   if (table.uuColumn) row[table.uuColumn.dbName] = uuidv7();
   await assignDocumentNumbers(wc.tx, table, row, clientId ?? wc.auth.clientId);
-  await emit(wc, 'before-new', table, row, null, new Set(Object.keys(row)));
+  await emit(wc, 'before-new', table, row, null, new Set(Object.keys(row)), given);
   await applyMandatoryFallbacks(wc, table, row);
   checkMandatory(table, row);
   const references = checkLocalValues(wc.dict, table, row, table.columns.filter((c) => row[c.dbName] !== undefined));
   return { clientId: clientId ?? wc.auth.clientId, references };
 }
 
+/** Detail tables whose parent row is locked before their own rows (see lockParentFirst). */
+const PARENT_FIRST = new Map<string, { parent: string; key: string; link: string }>();
+
+/**
+ * Writes of a detail row lock its parent first: document rules lock the header when a line
+ * changes, and a header change writes its lines, so locking always header before line keeps a
+ * concurrent change of a line and of its header from deadlocking.
+ */
+export function lockParentFirst(child: string, parent: string, parentKey: string, link: string): void {
+  PARENT_FIRST.set(child.toLowerCase(), { parent: parent.toLowerCase(), key: parentKey.toLowerCase(), link: link.toLowerCase() });
+}
+
 /** Loads a record for writing, locked, applying the caller's read access (404 / 403). */
 export async function loadForWrite(wc: WriteContext, table: Table, idText: string): Promise<Row> {
   const sql = new SqlBuilder();
   const cond = keyCondition(table, idText, 't', sql);
+  const first = PARENT_FIRST.get(table.dbName);
+  if (first) {
+    await wc.tx.query(
+      `SELECT 1 FROM ${ident(first.parent)} p WHERE p.${ident(first.key)} = (SELECT t.${ident(first.link)} FROM ${ident(table.dbName)} t WHERE ${cond}) FOR UPDATE`,
+      sql.values,
+    );
+  }
   const { rows } = await wc.tx.query<Row>(`SELECT * FROM ${ident(table.dbName)} t WHERE ${cond} FOR UPDATE`, sql.values);
   if (!rows.length) throw notFound('Record not found', `No record found matching id: ${idText}`);
   const check = new SqlBuilder();

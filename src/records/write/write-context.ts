@@ -1,7 +1,7 @@
 import type { AuthContext } from '../../auth/context.js';
 import type { Tx } from '../../db/types.js';
 import type { Dictionary, Table } from '../../dictionary/model.js';
-import { DeferredWork, type ModelEvents, type ModelEventType, type Row } from '../../events/model-events.js';
+import { DeferredWork, type ModelEvent, type ModelEvents, type ModelEventType, type Row } from '../../events/model-events.js';
 import { OperationMemo } from '../../events/operation-memo.js';
 import { IdReservations } from './id-reservations.js';
 import { PendingInserts } from './pending-inserts.js';
@@ -19,9 +19,27 @@ export interface WriteContext {
   pending: PendingInserts;
 }
 
+/** The model event of a write operation, as its subscribers receive it. */
+export function modelEventOf(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>, given?: ReadonlySet<string>): ModelEvent {
+  return {
+    type,
+    table,
+    row,
+    old,
+    changed,
+    ...(given ? { given } : {}),
+    tx: wc.tx,
+    dict: wc.dict,
+    auth: wc.auth,
+    memo: wc.memo,
+    defer: (key, work) => wc.deferred.add(key, work),
+    raise: (t, tb, r, o, c) => emitModelEvent(wc, t, tb, r, o, c),
+  };
+}
+
 /** Raises a model event of a write operation. */
-export async function emitModelEvent(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>): Promise<void> {
-  await wc.events.emit({ type, table, row, old, changed, tx: wc.tx, dict: wc.dict, auth: wc.auth, memo: wc.memo, defer: (key, work) => wc.deferred.add(key, work) });
+export async function emitModelEvent(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>, given?: ReadonlySet<string>): Promise<void> {
+  await wc.events.emit(modelEventOf(wc, type, table, row, old, changed, given));
 }
 
 /**

@@ -6,6 +6,10 @@ import type { JsonObject } from '../serialize.js';
 import { deleteRecord, insertRecord, updateRecord } from './persist.js';
 import { renderWriteResults } from './render-result.js';
 import { createWriteContext, type WriteContext } from './write-context.js';
+import { docActionOfBody } from '../../documents/engine/doc-status.js';
+import { isDocumentTable, runDocumentAction } from '../../documents/engine/engine.js';
+import type { Table } from '../../dictionary/model.js';
+import type { WriteResult } from './persist.js';
 
 export interface OperationResult {
   status: number;
@@ -22,8 +26,7 @@ export async function createOperation(s: Services, auth: AuthContext, tx: Tx, ta
   const table = tableFromPath(s, tableName);
   const result = await insertRecord(wc, table, body);
   await wc.deferred.flush();
-  const [record] = await renderWriteResults({ dict: wc.dict, auth, q: wc.tx }, [result], false);
-  return { status: 201, body: record! };
+  return { status: 201, body: await withDocAction(wc, table, result, body) };
 }
 
 /** PUT /models/{table}/{id}: 200 with the full updated record. */
@@ -32,8 +35,7 @@ export async function updateOperation(s: Services, auth: AuthContext, tx: Tx, ta
   const table = tableFromPath(s, tableName);
   const result = await updateRecord(wc, table, id, body);
   await wc.deferred.flush();
-  const [record] = await renderWriteResults({ dict: wc.dict, auth, q: wc.tx }, [result], false);
-  return { status: 200, body: record! };
+  return { status: 200, body: await withDocAction(wc, table, result, body) };
 }
 
 /** DELETE /models/{table}/{id}: 200 {msg: Deleted}. */
@@ -42,4 +44,22 @@ export async function deleteOperation(s: Services, auth: AuthContext, tx: Tx, ta
   await deleteRecord(wc, tableFromPath(s, tableName), id);
   await wc.deferred.flush();
   return { status: 200, body: { msg: 'Deleted' } };
+}
+
+/**
+ * Runs the body's doc-action (if any) on the saved document, in the same transaction, and
+ * renders the record as it is afterwards, with "doc-processmsg" when an action ran. On tables
+ * that are not documents the member is ignored, as the original ignores it.
+ */
+async function withDocAction(wc: WriteContext, table: Table, result: WriteResult, body: unknown): Promise<JsonObject> {
+  const action = docActionOfBody(body);
+  let message: string | undefined;
+  if (action !== undefined && isDocumentTable(table) && table.keyColumn) {
+    const done = await runDocumentAction(wc, table, String(result.row[table.keyColumn.dbName]), action);
+    await wc.deferred.flush();
+    message = done.message;
+  }
+  const [record] = await renderWriteResults({ dict: wc.dict, auth: wc.auth, q: wc.tx }, [result], false);
+  if (message !== undefined) record!['doc-processmsg'] = message;
+  return record!;
 }

@@ -184,7 +184,7 @@ describe('indexes described by the dictionary', () => {
               (SELECT count(*)::int FROM ad_element WHERE columnname IN ('AD_TableIndex_ID', 'AD_IndexColumn_ID')) AS elements,
               (SELECT count(*)::int FROM ad_sequence WHERE name IN ('AD_TableIndex', 'AD_IndexColumn') AND istableid = 'Y') AS sequences`,
     );
-    assert.deepEqual(rows[0], { indexes: 8, elements: 2, sequences: 2 });
+    assert.deepEqual(rows[0], { indexes: 14, elements: 2, sequences: 2 });
     const dict = await loadDictionary(db, 100);
     assert.ok(dict.byName.get('ad_indexcolumn')?.byName.has('columnsql'));
     assert.deepEqual(

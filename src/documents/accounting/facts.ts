@@ -1,0 +1,155 @@
+import { SqlBuilder } from '../../db/sql.js';
+import { add, compare, isZero, toText, ZERO, type Decimal, type DecimalInput, dec } from '../decimal.js';
+import { nowTimestamp } from '../row-values.js';
+import { refuse, type DocumentContext } from '../engine/document-type.js';
+import { docId } from '../engine/common.js';
+
+/** Default account columns of C_AcctSchema_Default that documents post to. */
+export type DefaultAccount =
+  | 'c_receivable_acct'
+  | 'v_liability_acct'
+  | 'p_revenue_acct'
+  | 'p_asset_acct'
+  | 'p_cogs_acct'
+  | 'p_expense_acct'
+  | 'notinvoicedreceipts_acct'
+  | 'b_asset_acct'
+  | 'b_intransit_acct'
+  | 'b_unallocatedcash_acct'
+  | 'b_paymentselect_acct'
+  | 't_due_acct'
+  | 't_credit_acct';
+
+export interface AccountSchema {
+  schemaId: number;
+  currencyId: number;
+  /** Default account column → C_ElementValue_ID (Fact_Acct.Account_ID). */
+  accounts: Record<string, number>;
+}
+
+/** One fact to post: an account (a default account, or an element value id) with a debit or a credit. */
+export interface Fact {
+  account: DefaultAccount | number;
+  dr?: DecimalInput;
+  cr?: DecimalInput;
+  lineId?: number | null;
+  productId?: number | null;
+  taxId?: number | null;
+  qty?: DecimalInput;
+  description?: string;
+}
+
+export interface Posting {
+  /** The document's date of accounting and of transaction. */
+  dateAcct: unknown;
+  dateTrx?: unknown;
+  periodId: number;
+  /** The document's currency; the schema's when the document has none (shipments). */
+  currencyId?: number | null;
+  bpartnerId?: number | null;
+  glCategoryId?: number | null;
+  facts: Fact[];
+}
+
+const SCHEMA_SQL = `SELECT d.c_acctschema_id, s.c_currency_id,
+    (SELECT json_object_agg(k.key, v.account_id) FROM jsonb_each_text(to_jsonb(d)) k
+       JOIN c_validcombination v ON v.c_validcombination_id = k.value::bigint
+      WHERE k.key LIKE '%\\_acct' AND k.value ~ '^[0-9]+$') AS accounts
+  FROM c_acctschema_default d JOIN c_acctschema s ON s.c_acctschema_id = d.c_acctschema_id
+ WHERE d.ad_client_id = $1 AND d.isactive = 'Y' ORDER BY d.c_acctschema_id LIMIT 1`;
+
+/** The client's accounting schema with its default accounts (refused when it has none). */
+export async function accountSchema(d: DocumentContext): Promise<AccountSchema> {
+  const clientId = Number(d.row.ad_client_id);
+  const found = await d.wc.memo.get('c_acctschema_default', `schema:${clientId}`, async () => {
+    const { rows } = await d.wc.tx.query<{ c_acctschema_id: number; c_currency_id: number; accounts: unknown }>(SCHEMA_SQL, [clientId], { name: 'doc_acct_schema' });
+    const r = rows[0];
+    if (!r) return null;
+    const accounts = typeof r.accounts === 'string' ? (JSON.parse(r.accounts) as Record<string, number>) : ((r.accounts ?? {}) as Record<string, number>);
+    return { schemaId: Number(r.c_acctschema_id), currencyId: Number(r.c_currency_id), accounts };
+  });
+  if (!found) throw refuse('the client has no accounting schema with default accounts');
+  return found;
+}
+
+/** Sums of a posting's debits and credits. */
+export function totals(facts: readonly Fact[]): { dr: Decimal; cr: Decimal } {
+  let dr: Decimal = ZERO;
+  let cr: Decimal = ZERO;
+  for (const f of facts) {
+    dr = add(dr, f.dr ?? 0);
+    cr = add(cr, f.cr ?? 0);
+  }
+  return { dr, cr };
+}
+
+/**
+ * Writes the facts of a document (PostingType A, AD_Table_ID + Record_ID) in one statement and
+ * marks it Posted. Facts of zero amount are left out; a posting whose debits and credits differ
+ * is refused, so that every document's facts balance.
+ */
+export async function postFacts(d: DocumentContext, p: Posting, recordId = docId(d)): Promise<void> {
+  const facts = p.facts.filter((f) => !isZero(f.dr ?? 0) || !isZero(f.cr ?? 0));
+  const sum = totals(facts);
+  if (compare(sum.dr, sum.cr) !== 0) throw refuse(`accounting facts do not balance (debit ${toText(sum.dr)}, credit ${toText(sum.cr)})`);
+  if (d.table.byName.has('posted')) d.changes.posted = 'Y';
+  if (!facts.length) return;
+  const schema = await accountSchema(d);
+  const sql = new SqlBuilder();
+  const now = sql.param(nowTimestamp());
+  const user = sql.param(d.wc.auth.userId);
+  const common = [
+    sql.param(d.row.ad_client_id),
+    sql.param(d.row.ad_org_id),
+    sql.param(schema.schemaId),
+    sql.param(d.table.id),
+    sql.param(recordId),
+    sql.param(p.periodId),
+    `${sql.param(p.dateAcct)}::timestamp`,
+    `${sql.param(p.dateTrx ?? p.dateAcct)}::timestamp`,
+    sql.param(p.currencyId ?? schema.currencyId),
+    sql.param(p.glCategoryId ?? 0),
+    sql.param(p.bpartnerId ?? null),
+  ].join(', ');
+  const values = facts.map((f) => {
+    const account = typeof f.account === 'number' ? f.account : schema.accounts[f.account];
+    if (!account) throw refuse(`the accounting schema has no ${f.account}`);
+    const dr = sql.param(toText(dec(f.dr ?? 0)));
+    const cr = sql.param(toText(dec(f.cr ?? 0)));
+    return `(nextval('fact_acct_sq'), gen_random_uuid()::text, ${common}, ${sql.param(account)}, ${dr}::numeric, ${cr}::numeric, ${dr}::numeric, ${cr}::numeric,
+      ${sql.param(f.lineId ?? null)}::numeric, ${sql.param(f.productId ?? null)}::numeric, ${sql.param(f.taxId ?? null)}::numeric,
+      ${sql.param(f.qty === undefined ? null : toText(dec(f.qty)))}::numeric, ${sql.param(f.description ?? null)}, 'A', 'Y', ${now}::timestamp, ${user}, ${now}::timestamp, ${user})`;
+  });
+  await d.wc.tx.query(
+    `INSERT INTO fact_acct (fact_acct_id, fact_acct_uu, ad_client_id, ad_org_id, c_acctschema_id, ad_table_id, record_id, c_period_id, dateacct, datetrx,
+       c_currency_id, gl_category_id, c_bpartner_id, account_id, amtsourcedr, amtsourcecr, amtacctdr, amtacctcr, line_id, m_product_id, c_tax_id, qty,
+       description, postingtype, isactive, created, createdby, updated, updatedby)
+     VALUES ${values.join(', ')}`,
+    sql.values,
+  );
+}
+
+/**
+ * Posts the reversal of a document's facts: the same accounts and sides with negated amounts,
+ * under `recordId` (the reversal document, or the document itself when it is voided in place)
+ * and the reversal's date and period.
+ */
+export async function postReversingFacts(d: DocumentContext, originalId: number, recordId: number, dateAcct: unknown, periodId: number): Promise<void> {
+  await d.wc.tx.query(
+    `INSERT INTO fact_acct (fact_acct_id, fact_acct_uu, ad_client_id, ad_org_id, c_acctschema_id, ad_table_id, record_id, c_period_id, dateacct, datetrx,
+       c_currency_id, gl_category_id, c_bpartner_id, account_id, amtsourcedr, amtsourcecr, amtacctdr, amtacctcr, line_id, m_product_id, c_tax_id, qty,
+       description, postingtype, isactive, created, createdby, updated, updatedby)
+     SELECT nextval('fact_acct_sq'), gen_random_uuid()::text, f.ad_client_id, f.ad_org_id, f.c_acctschema_id, f.ad_table_id, $3, $4, $5::timestamp, $5::timestamp,
+       f.c_currency_id, f.gl_category_id, f.c_bpartner_id, f.account_id, -f.amtsourcedr, -f.amtsourcecr, -f.amtacctdr, -f.amtacctcr, f.line_id, f.m_product_id,
+       f.c_tax_id, -f.qty, f.description, f.postingtype, 'Y', $6::timestamp, $7, $6::timestamp, $7
+       FROM fact_acct f WHERE f.ad_table_id = $1 AND f.record_id = $2 ORDER BY f.fact_acct_id`,
+    [d.table.id, originalId, recordId, periodId, dateAcct, nowTimestamp(), d.wc.auth.userId],
+  );
+  if (d.table.byName.has('posted')) d.changes.posted = 'Y';
+}
+
+/** Removes the facts of a document (an order's void or reactivation, as the original). */
+export async function deleteFacts(d: DocumentContext): Promise<void> {
+  await d.wc.tx.query('DELETE FROM fact_acct WHERE ad_table_id = $1 AND record_id = $2', [d.table.id, docId(d)]);
+  if (d.table.byName.has('posted')) d.changes.posted = 'N';
+}

@@ -1,0 +1,89 @@
+import { ident } from '../../db/sql.js';
+import type { Row } from '../../events/model-events.js';
+import { takeFromSequence } from '../../records/write/document-number.js';
+import { idOf, nowTimestamp, todayDate } from '../row-values.js';
+import { refuse, type DocumentContext } from './document-type.js';
+
+export interface DocTypeRow {
+  c_doctype_id: number;
+  name: string;
+  docbasetype: string;
+  docsubtypeso: string | null;
+  issotrx: string;
+  gl_category_id: number | null;
+  iscanbereactivated: string | null;
+  isoverwriteseqoncomplete: string | null;
+  isoverwritedateoncomplete: string | null;
+  definitesequence_id: number | null;
+}
+
+/** The id of the document being processed. */
+export const docId = (d: DocumentContext): number => Number(d.row[d.table.keyColumn!.dbName]);
+
+/** A header value as it will be after this action (its pending change, else the row's). */
+export const current = (d: DocumentContext, column: string): unknown => (column in d.changes ? d.changes[column] : d.row[column]);
+
+/** The document type of the document: C_DocTypeTarget_ID where the table has one, else C_DocType_ID. */
+export async function docTypeOf(d: DocumentContext): Promise<DocTypeRow | null> {
+  const id = idOf(current(d, 'c_doctypetarget_id')) ?? idOf(current(d, 'c_doctype_id'));
+  if (id === null) return null;
+  return d.wc.memo.get('c_doctype', `row:${id}`, async () => {
+    const { rows } = await d.wc.tx.query<DocTypeRow>(
+      `SELECT c_doctype_id, name, docbasetype, docsubtypeso, issotrx, gl_category_id, iscanbereactivated,
+              isoverwriteseqoncomplete, isoverwritedateoncomplete, definitesequence_id
+         FROM c_doctype WHERE c_doctype_id = $1`,
+      [id],
+      { name: 'doc_engine_doctype' },
+    );
+    return rows[0] ?? null;
+  });
+}
+
+/** Refuses when no accounting period of the client covers the date (the original's "period closed"). */
+export async function requireOpenPeriod(d: DocumentContext, dateColumn = 'dateacct'): Promise<number> {
+  const date = current(d, dateColumn) ?? current(d, 'dateacct');
+  const { rows } = await d.wc.tx.query<{ id: number }>(
+    `SELECT c_period_id AS id FROM c_period WHERE ad_client_id = $1 AND isactive = 'Y' AND startdate <= $2::timestamp AND enddate >= date_trunc('day', $2::timestamp)
+      ORDER BY startdate DESC LIMIT 1`,
+    [d.row.ad_client_id, date],
+    { name: 'doc_engine_period' },
+  );
+  if (!rows[0]) throw refuse(`no open accounting period for ${String(date).slice(0, 10)}`);
+  return Number(rows[0].id);
+}
+
+/** Refuses a document without lines (the original's @NoLines@). */
+export async function requireLines(d: DocumentContext, lineTable: string): Promise<void> {
+  const key = d.table.keyColumn!.dbName;
+  const { rows } = await d.wc.tx.query(`SELECT 1 FROM ${ident(lineTable)} WHERE ${ident(key)} = $1 AND isactive = 'Y' LIMIT 1`, [docId(d)]);
+  if (!rows.length) throw refuse('the document has no lines');
+}
+
+/**
+ * Complete gives the definite number and date where the document type asks for them
+ * (IsOverwriteSeqOnComplete with a DefiniteSequence_ID; IsOverwriteDateOnComplete).
+ */
+export async function definiteNumberAndDate(d: DocumentContext, dateColumn: string): Promise<void> {
+  const dt = await docTypeOf(d);
+  if (!dt) return;
+  if (dt.isoverwritedateoncomplete === 'Y') {
+    d.changes[dateColumn] = todayDate();
+    if (d.table.byName.has('dateacct')) d.changes.dateacct = todayDate();
+  }
+  const seq = idOf(dt.definitesequence_id);
+  if (dt.isoverwriteseqoncomplete === 'Y' && seq !== null) {
+    const no = await takeFromSequence(d.wc.tx, seq, { ...d.row, ...d.changes } as Row);
+    if (no !== null) d.changes.documentno = no;
+  }
+}
+
+/** Header columns and document number of a reversal (the original marks it with ^). */
+export function reversalNumber(row: Row): string {
+  return `${String(row.documentno ?? '')}^`;
+}
+
+/** Voiding an unprocessed document zeroes its amounts (rows of `table` linked through `link`). */
+export async function zeroAmounts(d: DocumentContext, table: string, link: string, columns: readonly string[]): Promise<void> {
+  const sets = columns.map((c) => `${ident(c)} = 0`).join(', ');
+  await d.wc.tx.query(`UPDATE ${ident(table)} SET ${sets}, updated = $2::timestamp, updatedby = $3 WHERE ${ident(link)} = $1`, [docId(d), nowTimestamp(), d.wc.auth.userId]);
+}

@@ -1,0 +1,52 @@
+import type { Table } from '../../dictionary/model.js';
+import { ApiError } from '../../errors.js';
+import type { Row } from '../../events/model-events.js';
+import type { WriteContext } from '../../records/write/write-context.js';
+import type { DocAction, DocStatus } from './doc-status.js';
+
+/** One document being processed: its header (locked), the action and what the action changes. */
+export interface DocumentContext {
+  wc: WriteContext;
+  table: Table;
+  /** The header as it is now; handlers read it, and change it only through set(). */
+  row: Row;
+  /** The action requested (CO also runs prepare first). */
+  action: DocAction;
+  /** Header columns the action changes (physical names), written with the new status. */
+  changes: Row;
+  /** Process messages, joined into "doc-processmsg". */
+  messages: string[];
+}
+
+/**
+ * What one document type does on each action. A handler refuses by throwing refuse(); anything
+ * it wrote rolls back with the request. Actions a type leaves out are not available for it.
+ */
+export interface DocumentType {
+  /** Physical header table name. */
+  table: string;
+  /** Detail tables whose Processed flag follows the header's, with their link column. */
+  details: readonly { table: string; link: string }[];
+  /** Checks and reservations before completion; the document then is In Progress. */
+  prepare(d: DocumentContext): Promise<void>;
+  /** Completes a prepared document; returns the status it ends in (CO, or WP / IP when it waits). */
+  complete(d: DocumentContext): Promise<DocStatus>;
+  void(d: DocumentContext): Promise<void>;
+  close?(d: DocumentContext): Promise<void>;
+  reactivate?(d: DocumentContext): Promise<void>;
+  reverseCorrect?(d: DocumentContext): Promise<void>;
+  reverseAccrual?(d: DocumentContext): Promise<void>;
+  /** A reason the action is not available for this document (beyond the status rules), or null. */
+  refusal?(d: DocumentContext): Promise<string | null>;
+}
+
+/** A refused or failed action: the status and action are named by the engine. */
+export class DocumentRefusal extends Error {}
+
+export const refuse = (reason: string): DocumentRefusal => new DocumentRefusal(reason);
+
+/** The answer to a refused action: 400 naming the document, its status, the action and the reason. */
+export function refusalError(table: Table, row: Row, status: string, action: string, reason: string): ApiError {
+  const no = row.documentno ? ` ${String(row.documentno)}` : '';
+  return new ApiError(400, 'Failed Processing Document', `${table.name}${no} in status ${status}: action ${action} refused: ${reason}`);
+}

@@ -1,0 +1,138 @@
+import { add, sub, toNumber, ZERO, type Decimal } from '../decimal.js';
+import { INVOICE } from '../document-kinds.js';
+import { nowTimestamp, todayDate } from '../row-values.js';
+import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
+import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod } from './common.js';
+import type { DocumentContext, DocumentType } from './document-type.js';
+import { recomputeTotals } from './recompute.js';
+import { createReversal } from './reversal.js';
+
+interface PostingFacts {
+  lines: { id: number; product: number | null; charge: number | null; net: string; qty: string }[];
+  taxes: { tax: number; amt: string; due: number | null; credit: number | null }[];
+}
+
+const FACTS_SQL = `SELECT
+    (SELECT COALESCE(json_agg(json_build_object('id', l.c_invoiceline_id, 'product', l.m_product_id, 'charge', l.c_charge_id, 'net', l.linenetamt::text,
+        'qty', l.qtyinvoiced::text) ORDER BY l.line), '[]'::json) FROM c_invoiceline l WHERE l.c_invoice_id = $1) AS lines,
+    (SELECT COALESCE(json_agg(json_build_object('tax', t.c_tax_id, 'amt', t.taxamt::text,
+        'due', (SELECT v.account_id FROM c_tax_acct ta JOIN c_validcombination v ON v.c_validcombination_id = ta.t_due_acct WHERE ta.c_tax_id = t.c_tax_id LIMIT 1),
+        'credit', (SELECT v.account_id FROM c_tax_acct ta JOIN c_validcombination v ON v.c_validcombination_id = ta.t_credit_acct WHERE ta.c_tax_id = t.c_tax_id LIMIT 1))
+        ORDER BY t.c_tax_id), '[]'::json) FROM c_invoicetax t WHERE t.c_invoice_id = $1) AS taxes`;
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+/**
+ * Facts of an invoice. Customer invoice: receivable (grand total) against revenue per line and tax
+ * due per tax. Vendor invoice: not-invoiced receipts (products) or expense (charges, services)
+ * per line and tax credit per tax against the liability. Credit memos take the other sides.
+ */
+async function post(d: DocumentContext, periodId: number): Promise<void> {
+  const { rows } = await d.wc.tx.query<{ lines: unknown; taxes: unknown }>(FACTS_SQL, [docId(d)], { name: 'doc_invoice_facts' });
+  const f: PostingFacts = { lines: json(rows[0]?.lines ?? '[]'), taxes: json(rows[0]?.taxes ?? '[]') };
+  const dt = await docTypeOf(d);
+  const base = dt?.docbasetype ?? (d.row.issotrx === 'Y' ? 'ARI' : 'API');
+  const sales = base.startsWith('AR');
+  const credit = base.endsWith('C');
+  const included = d.row.istaxincluded === 'Y';
+  const facts: Fact[] = [];
+  let taxTotal: Decimal = ZERO;
+  for (const t of f.taxes) taxTotal = add(taxTotal, t.amt);
+  let total: Decimal = ZERO;
+  for (const l of f.lines) {
+    total = add(total, l.net);
+    const account = sales ? 'p_revenue_acct' : l.product ? 'notinvoicedreceipts_acct' : 'p_expense_acct';
+    facts.push({ account, lineId: l.id, productId: l.product, qty: l.qty, [sales ? 'cr' : 'dr']: l.net });
+  }
+  // Tax-included prices: the tax is inside the line amounts, so the first revenue or expense fact gives it up.
+  if (included && facts[0]) {
+    const side = sales ? 'cr' : 'dr';
+    facts[0][side] = sub(facts[0][side] ?? 0, taxTotal);
+  } else total = add(total, taxTotal);
+  for (const t of f.taxes) facts.push({ account: (sales ? t.due : t.credit) ?? (sales ? 't_due_acct' : 't_credit_acct'), taxId: t.tax, [sales ? 'cr' : 'dr']: t.amt });
+  facts.push({ account: sales ? 'c_receivable_acct' : 'v_liability_acct', [sales ? 'dr' : 'cr']: total });
+  if (credit) for (const x of facts) [x.dr, x.cr] = [x.cr, x.dr];
+  await postFacts(d, {
+    dateAcct: current(d, 'dateacct'),
+    dateTrx: current(d, 'dateinvoiced'),
+    periodId,
+    currencyId: Number(d.row.c_currency_id),
+    bpartnerId: Number(d.row.c_bpartner_id),
+    glCategoryId: dt?.gl_category_id ?? null,
+    facts,
+  });
+}
+
+/** Order lines' invoiced quantity follows the invoice lines (negative ones for a reversal). */
+async function markInvoiced(d: DocumentContext, invoiceId: number): Promise<void> {
+  await d.wc.tx.query(
+    `WITH s AS (SELECT c_orderline_id, sum(qtyinvoiced) AS qty FROM c_invoiceline WHERE c_invoice_id = $1 AND c_orderline_id IS NOT NULL GROUP BY c_orderline_id)
+     UPDATE c_orderline o SET qtyinvoiced = o.qtyinvoiced + s.qty, updated = $2::timestamp, updatedby = $3 FROM s WHERE o.c_orderline_id = s.c_orderline_id`,
+    [invoiceId, nowTimestamp(), d.wc.auth.userId],
+    { name: 'doc_invoice_orderlines' },
+  );
+}
+
+async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
+  const date = accrual ? todayDate() : d.row.dateacct;
+  const periodId = await requireOpenPeriod({ ...d, row: { ...d.row, dateacct: date } });
+  const reversalId = await createReversal(
+    d,
+    [
+      { table: 'c_invoiceline', link: 'c_invoice_id', negate: ['qtyinvoiced', 'qtyentered', 'linenetamt', 'taxamt', 'linetotalamt'] },
+      { table: 'c_invoicetax', link: 'c_invoice_id', negate: ['taxbaseamt', 'taxamt'] },
+    ],
+    ['totallines', 'grandtotal'],
+    date,
+  );
+  await markInvoiced(d, reversalId);
+  await postReversingFacts(d, docId(d), reversalId, date, periodId);
+  await d.wc.tx.query(`UPDATE c_invoice SET posted = 'Y' WHERE c_invoice_id = $1`, [reversalId]);
+  d.changes.ispaid = 'Y';
+  d.messages.push(`Reversal ${String(d.row.documentno)}^`);
+}
+
+/**
+ * Customer and vendor invoices and credit memos: complete posts receivable or liability against
+ * revenue or not-invoiced receipts and taxes, and counts the invoiced quantities on the order
+ * lines; the open amount is the grand total less the allocations (IsPaid when none is left);
+ * a completed invoice is voided or reversed by a reversal invoice.
+ */
+export const invoiceDocument: DocumentType = {
+  table: 'c_invoice',
+  details: [
+    { table: 'c_invoiceline', link: 'c_invoice_id' },
+    { table: 'c_invoicetax', link: 'c_invoice_id' },
+  ],
+
+  async prepare(d) {
+    await requireOpenPeriod(d);
+    await requireLines(d, 'c_invoiceline');
+    d.changes.c_doctype_id = d.row.c_doctypetarget_id;
+  },
+
+  async complete(d) {
+    await definiteNumberAndDate(d, 'dateinvoiced');
+    const periodId = await requireOpenPeriod(d);
+    await markInvoiced(d, docId(d));
+    await post(d, periodId);
+    d.changes.ispaid = toNumber(d.row.grandtotal as number) === 0 ? 'Y' : 'N';
+    return 'CO';
+  },
+
+  async void(d) {
+    if (d.row.docstatus === 'CO') return reverse(d, false);
+    await d.wc.tx.query(
+      `UPDATE c_invoiceline SET description = btrim(COALESCE(description, '') || ' Voided (' || qtyinvoiced::text || ')'),
+              qtyinvoiced = 0, qtyentered = 0, linenetamt = 0, taxamt = 0, linetotalamt = 0, updated = $2::timestamp, updatedby = $3 WHERE c_invoice_id = $1`,
+      [docId(d), nowTimestamp(), d.wc.auth.userId],
+    );
+    await recomputeTotals(d, INVOICE);
+    d.changes.ispaid = 'Y';
+  },
+
+  async close() {},
+
+  reverseCorrect: (d) => reverse(d, false),
+  reverseAccrual: (d) => reverse(d, true),
+};

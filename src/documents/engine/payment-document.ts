@@ -1,0 +1,113 @@
+import { insertRecord } from '../../records/write/persist.js';
+import { idOf, todayDate } from '../row-values.js';
+import { postFacts, postReversingFacts } from '../accounting/facts.js';
+import { current, definiteNumberAndDate, zeroAmounts, docId, docTypeOf, requireOpenPeriod } from './common.js';
+import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
+import { runDocumentAction } from './engine.js';
+import { createReversal } from './reversal.js';
+import { refreshAllocated, refreshPaid } from './settlement.js';
+
+/**
+ * A payment completed against an invoice allocates itself to it, as the original's payment does:
+ * a Payment Allocation of one line, completed at once.
+ */
+async function allocateToInvoice(d: DocumentContext, invoiceId: number): Promise<void> {
+  const table = d.wc.dict.byName.get('c_allocationhdr')!;
+  const created = await insertRecord(d.wc, table, {
+    AD_Org_ID: d.row.ad_org_id,
+    C_Currency_ID: d.row.c_currency_id,
+    DateTrx: current(d, 'datetrx'),
+    DateAcct: current(d, 'dateacct'),
+    Description: `Payment ${String(current(d, 'documentno'))}`,
+    C_AllocationLine: [{ AD_Org_ID: d.row.ad_org_id, C_Invoice_ID: invoiceId, C_Payment_ID: docId(d), C_BPartner_ID: d.row.c_bpartner_id, Amount: d.row.payamt }],
+  });
+  await d.wc.deferred.flush();
+  await runDocumentAction(d.wc, table, String(created.row.c_allocationhdr_id), 'CO');
+  await d.wc.tx.query('UPDATE c_invoice SET c_payment_id = $2 WHERE c_invoice_id = $1', [invoiceId, docId(d)]);
+}
+
+/** Completed allocations of a payment are reversed with it, re-opening the invoices. */
+async function deallocate(d: DocumentContext): Promise<void> {
+  const { rows } = await d.wc.tx.query<{ id: number }>(
+    `SELECT DISTINCT h.c_allocationhdr_id AS id FROM c_allocationhdr h JOIN c_allocationline l ON l.c_allocationhdr_id = h.c_allocationhdr_id
+      WHERE l.c_payment_id = $1 AND h.docstatus IN ('CO', 'CL') ORDER BY 1`,
+    [docId(d)],
+  );
+  for (const r of rows) await runDocumentAction(d.wc, 'c_allocationhdr', String(r.id), 'RC');
+}
+
+async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
+  const date = accrual ? todayDate() : d.row.dateacct;
+  const periodId = await requireOpenPeriod({ ...d, row: { ...d.row, dateacct: date } });
+  await deallocate(d);
+  const reversalId = await createReversal(d, [], ['payamt', 'discountamt', 'writeoffamt', 'overunderamt', 'taxamt'], date);
+  await postReversingFacts(d, docId(d), reversalId, date, periodId);
+  await d.wc.tx.query(`UPDATE c_payment SET posted = 'Y', isvoided = 'Y' WHERE c_payment_id = $1`, [reversalId]);
+  d.changes.isallocated = 'Y';
+  d.changes.isvoided = 'Y';
+  const invoice = idOf(d.row.c_invoice_id);
+  if (invoice !== null) await refreshPaid(d.wc.tx, [invoice]);
+  d.messages.push(`Reversal ${String(d.row.documentno)}^`);
+}
+
+/**
+ * Receipts from customers and payments to vendors: complete posts the bank in transit against
+ * unallocated cash (receipts) or payment selection against the bank in transit (payments), and
+ * allocates the payment to the invoice it names; a completed one is voided or reversed by a
+ * reversal payment, after its allocations are reversed.
+ */
+export const paymentDocument: DocumentType = {
+  table: 'c_payment',
+  details: [],
+
+  async prepare(d) {
+    await requireOpenPeriod(d);
+    if (Number(d.row.payamt ?? 0) === 0) throw refuse('the payment has no amount');
+    if (idOf(d.row.c_bankaccount_id) === null) throw refuse('the payment has no bank account');
+  },
+
+  async complete(d) {
+    await definiteNumberAndDate(d, 'datetrx');
+    const periodId = await requireOpenPeriod(d);
+    const receipt = d.row.isreceipt === 'Y';
+    const amount = d.row.payamt as string;
+    const dt = await docTypeOf(d);
+    await postFacts(d, {
+      dateAcct: current(d, 'dateacct'),
+      dateTrx: current(d, 'datetrx'),
+      periodId,
+      currencyId: Number(d.row.c_currency_id),
+      bpartnerId: Number(d.row.c_bpartner_id),
+      glCategoryId: dt?.gl_category_id ?? null,
+      facts: receipt
+        ? [
+            { account: 'b_intransit_acct', dr: amount },
+            { account: 'b_unallocatedcash_acct', cr: amount },
+          ]
+        : [
+            { account: 'b_paymentselect_acct', dr: amount },
+            { account: 'b_intransit_acct', cr: amount },
+          ],
+    });
+    const invoice = idOf(d.row.c_invoice_id);
+    if (invoice !== null) {
+      // The allocation is written before this payment's status: the header goes first.
+      await d.wc.tx.query(`UPDATE c_payment SET documentno = $2, posted = 'Y' WHERE c_payment_id = $1`, [docId(d), current(d, 'documentno')]);
+      await allocateToInvoice(d, invoice);
+    }
+    await refreshAllocated(d.wc.tx, [docId(d)]);
+    d.changes.isallocated = (await d.wc.tx.query<{ a: string }>('SELECT isallocated AS a FROM c_payment WHERE c_payment_id = $1', [docId(d)])).rows[0]?.a ?? 'N';
+    return 'CO';
+  },
+
+  async void(d) {
+    if (d.row.docstatus === 'CO' || d.row.docstatus === 'CL') return reverse(d, false);
+    await zeroAmounts(d, 'c_payment', 'c_payment_id', ['payamt', 'discountamt', 'writeoffamt', 'overunderamt']);
+    d.changes.isvoided = 'Y';
+  },
+
+  async close() {},
+
+  reverseCorrect: (d) => reverse(d, false),
+  reverseAccrual: (d) => reverse(d, true),
+};

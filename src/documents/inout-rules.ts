@@ -1,0 +1,123 @@
+import type { Tx } from '../db/types.js';
+import type { ModelEvent, Row } from '../events/model-events.js';
+import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
+
+/** Movement type of a shipment or receipt from its document type's base type and side. */
+export function movementTypeOf(docBaseType: string | null, isSOTrx: boolean): string {
+  if (docBaseType === 'MMR') return isSOTrx ? 'C+' : 'V+';
+  return isSOTrx ? 'C-' : 'V-';
+}
+
+const ORDER_SQL = `SELECT o.c_order_id, o.documentno, o.docstatus, o.issotrx, o.ad_org_id, o.c_bpartner_id, o.c_bpartner_location_id, o.m_warehouse_id,
+    o.salesrep_id, o.ad_user_id, o.deliveryrule, o.deliveryviarule, o.freightcostrule, o.priorityrule, o.poreference, o.dateordered,
+    o.c_currency_id, o.m_pricelist_id, o.c_paymentterm_id, o.paymentrule, o.istaxincluded, o.bill_bpartner_id, o.bill_location_id, o.bill_user_id
+  FROM c_order o WHERE o.c_order_id = $1 AND o.ad_client_id = $2`;
+
+/** The order a shipment, receipt or invoice is created from; it must be completed (or closed for invoices). */
+export async function sourceOrder(e: ModelEvent, orderId: number): Promise<Row> {
+  const { rows } = await e.tx.query<Row>(ORDER_SQL, [orderId, e.row.ad_client_id ?? e.auth.clientId], { name: 'doc_source_order' });
+  const order = rows[0];
+  if (!order) throw invalid(`Order ${orderId} not found for column C_Order_ID`);
+  if (order.docstatus !== 'CO' && order.docstatus !== 'CL') throw invalid(`Order ${String(order.documentno)} is not completed (status ${String(order.docstatus)}): documents are created from completed orders`);
+  return order;
+}
+
+/** The client's default document type of a base type. */
+export async function defaultDocTypeOf(tx: Tx, docBaseType: string, isSOTrx: boolean, clientId: number): Promise<number | null> {
+  const { rows } = await tx.query<{ id: number }>(
+    `SELECT c_doctype_id AS id FROM c_doctype WHERE docbasetype = $1 AND isactive = 'Y' AND ad_client_id IN (0, $2)
+      ORDER BY CASE WHEN issotrx = $3 THEN 0 ELSE 1 END, CASE WHEN isdefault = 'Y' THEN 0 ELSE 1 END, ad_client_id DESC, c_doctype_id LIMIT 1`,
+    [docBaseType, clientId, isSOTrx ? 'Y' : 'N'],
+    { name: 'doc_default_doctype_side' },
+  );
+  return rows.length ? Number(rows[0]!.id) : null;
+}
+
+async function docTypeFacts(tx: Tx, id: number | null): Promise<{ docbasetype: string; issotrx: string } | null> {
+  if (id === null) return null;
+  const { rows } = await tx.query<{ docbasetype: string; issotrx: string }>('SELECT docbasetype, issotrx FROM c_doctype WHERE c_doctype_id = $1', [id], { name: 'doc_inout_doctype' });
+  return rows[0] ?? null;
+}
+
+const ORDER_COPIES = ['c_bpartner_id', 'c_bpartner_location_id', 'm_warehouse_id', 'salesrep_id', 'ad_user_id', 'deliveryrule', 'deliveryviarule', 'freightcostrule', 'priorityrule', 'poreference', 'dateordered'];
+
+/**
+ * A new shipment or receipt: from its order (partner, address, warehouse, rules, side) when it
+ * names one, else from its partner; the document type by side (MM Shipment, MM Receipt) when not
+ * given; the movement type follows the document type; dates default to today.
+ */
+export async function inoutBeforeSave(e: ModelEvent): Promise<void> {
+  const row = e.row;
+  const isNew = e.type === 'before-new';
+  const orderId = idOf(row.c_order_id);
+  if (orderId !== null && (isNew || e.changed.has('c_order_id'))) {
+    const order = await sourceOrder(e, orderId);
+    row.issotrx = order.issotrx;
+    for (const c of ORDER_COPIES) if (isNew) await fillUnset(e, c, order[c]);
+  }
+  if (isNew && idOf(row.c_bpartner_location_id) === null && idOf(row.c_bpartner_id) !== null) {
+    const { rows } = await e.tx.query<{ id: number }>(
+      `SELECT c_bpartner_location_id AS id FROM c_bpartner_location WHERE c_bpartner_id = $1 AND isactive = 'Y' ORDER BY CASE WHEN isshipto = 'Y' THEN 0 ELSE 1 END, c_bpartner_location_id LIMIT 1`,
+      [row.c_bpartner_id],
+    );
+    fillEmpty(e, 'c_bpartner_location_id', rows[0]?.id);
+  }
+  let dt = await docTypeFacts(e.tx, idOf(row.c_doctype_id));
+  const ownType = dt !== null && (dt.docbasetype === 'MMS' || dt.docbasetype === 'MMR');
+  if (isNew && (!ownType || (await isDefaulted(e, 'c_doctype_id')))) {
+    const isSOTrx = row.issotrx !== 'N';
+    const id = await defaultDocTypeOf(e.tx, isSOTrx ? 'MMS' : 'MMR', isSOTrx, Number(row.ad_client_id ?? e.auth.clientId));
+    if (id !== null && (!ownType || dt?.issotrx !== row.issotrx)) {
+      row.c_doctype_id = id;
+      dt = await docTypeFacts(e.tx, id);
+    }
+  }
+  if (dt && (dt.docbasetype === 'MMS' || dt.docbasetype === 'MMR')) {
+    if (orderId === null) row.issotrx = dt.issotrx;
+    row.movementtype = movementTypeOf(dt.docbasetype, row.issotrx !== 'N');
+  }
+  if (isNew) {
+    if (e.auth.warehouseId > 0) fillEmpty(e, 'm_warehouse_id', e.auth.warehouseId);
+    for (const c of ['movementdate', 'dateacct']) fillEmpty(e, c, todayDate());
+  }
+}
+
+const LINE_HEADER_SQL = `SELECT h.m_inout_id, h.documentno, h.processed, h.c_order_id, h.m_warehouse_id,
+    (SELECT l.m_locator_id FROM m_locator l WHERE l.m_warehouse_id = h.m_warehouse_id AND l.isactive = 'Y' ORDER BY CASE WHEN l.isdefault = 'Y' THEN 0 ELSE 1 END, l.m_locator_id LIMIT 1) AS locator_id,
+    (SELECT COALESCE(max(x.line), 0) FROM m_inoutline x WHERE x.m_inout_id = h.m_inout_id) AS max_line
+  FROM m_inout h WHERE h.m_inout_id = $1`;
+
+const ORDER_LINE_SQL = `SELECT ol.c_order_id, ol.m_product_id, ol.c_uom_id, ol.m_attributesetinstance_id, ol.c_charge_id, ol.qtyordered, ol.qtydelivered
+  FROM c_orderline ol WHERE ol.c_orderline_id = $1`;
+
+/**
+ * A shipment or receipt line: product, unit and attribute instance from its order line, the open
+ * quantity of that line when no quantity is given, MovementQty from QtyEntered, the default
+ * locator of the header's warehouse, the next line number. Lines of a processed document cannot
+ * change; an order line of another order than the header's is refused.
+ */
+export async function inoutLineBeforeSave(e: ModelEvent): Promise<void> {
+  const row = e.row;
+  const { rows } = await e.tx.query<Row>(LINE_HEADER_SQL, [row.m_inout_id], { name: 'doc_inout_line_header' });
+  const header = rows[0];
+  if (!header) throw invalid(`Shipment ${String(row.m_inout_id)} not found for column M_InOut_ID`);
+  if (header.processed === 'Y') throw invalid(`M_InOut ${String(header.documentno)} is processed: its lines cannot change (column M_InOut_ID)`);
+  const orderLineId = idOf(row.c_orderline_id);
+  if (orderLineId !== null && (e.type === 'before-new' || e.changed.has('c_orderline_id'))) {
+    const ol = (await e.tx.query<Row>(ORDER_LINE_SQL, [orderLineId], { name: 'doc_inout_orderline' })).rows[0];
+    if (!ol) throw invalid(`Order line ${orderLineId} not found for column C_OrderLine_ID`);
+    if (idOf(header.c_order_id) !== null && idOf(ol.c_order_id) !== idOf(header.c_order_id)) throw invalid(`Order line ${orderLineId} is not a line of the shipment's order (column C_OrderLine_ID)`);
+    for (const c of ['m_product_id', 'c_uom_id', 'c_charge_id']) await fillUnset(e, c, ol[c]);
+    fillEmpty(e, 'm_attributesetinstance_id', ol.m_attributesetinstance_id);
+    const noQty = (c: string) => isEmptyValue(row[c]) || isDefaulted(e, c);
+    if ((await noQty('qtyentered')) && (await noQty('movementqty'))) row.qtyentered = row.movementqty = Math.max(Number(ol.qtyordered) - Number(ol.qtydelivered), 0);
+  }
+  if (isEmptyValue(row.movementqty) || (await isDefaulted(e, 'movementqty')) || e.changed.has('qtyentered')) row.movementqty = row.qtyentered;
+  if (isEmptyValue(row.qtyentered)) row.qtyentered = row.movementqty;
+  if (idOf(row.m_product_id) !== null && isEmptyValue(row.c_uom_id)) {
+    const { rows: p } = await e.tx.query<{ c_uom_id: number }>('SELECT c_uom_id FROM m_product WHERE m_product_id = $1', [row.m_product_id]);
+    fillEmpty(e, 'c_uom_id', p[0]?.c_uom_id);
+  }
+  if (idOf(row.m_product_id) !== null) await fillUnset(e, 'm_locator_id', header.locator_id);
+  if (e.type === 'before-new' && isEmptyValue(row.line)) row.line = (Math.floor(Number(header.max_line) / 10) + 1) * 10;
+}
