@@ -11,6 +11,8 @@ export interface Config {
   dbPoolSize: number;
   healthCacheSeconds: number;
   nodeId: string;
+  /** How long a stopping instance lets its running queue items finish (QUEUE_GRACE_MS). */
+  queueGraceMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -53,5 +55,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: int(env, 'DB_POOL_SIZE', DEFAULT_POOL_SIZE, 1, 500),
     healthCacheSeconds: int(env, 'REST_HEALTH_CACHE_DURATION', 20, 0, 86400),
     nodeId: env.DICTUM_NODE_ID ?? '',
+    queueGraceMs: int(env, 'QUEUE_GRACE_MS', 10_000, 0, 600_000),
   };
 }

@@ -7,6 +7,7 @@ import { identifierIndexName, identifierIndexReplacement } from '../../dictionar
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
+import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 
 export interface Migration {
   version: number;
@@ -58,6 +59,13 @@ export const migrations: Migration[] = [
       const dict = await loadDictionary(tx);
       await synchroniseSchema(tx, dict);
       await dropReplacedIdentifierIndexes(tx, dict);
+    },
+  },
+  {
+    version: 30,
+    name: 'the durable work queue (dictum.queue_item)',
+    async up(tx) {
+      for (const statement of QUEUE_SCHEMA) await tx.query(statement);
     },
   },
 ];
