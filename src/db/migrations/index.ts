@@ -8,6 +8,7 @@ import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
+import { addProcessSeed } from '../../processes/process-seed.js';
 
 export interface Migration {
   version: number;
@@ -66,6 +67,13 @@ export const migrations: Migration[] = [
     name: 'the durable work queue (dictum.queue_item)',
     async up(tx) {
       for (const statement of QUEUE_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 31,
+    name: 'built-in processes (AD_Process, parameters, access), job notice message, print formats',
+    async up(tx) {
+      await addProcessSeed(tx);
     },
   },
 ];
