@@ -8,6 +8,8 @@ import { batchRoutes } from './batch/batch-routes.js';
 import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
 import { processRoutes } from './processes/process-routes.js';
+import { archiveRoutes } from './archives/archive-routes.js';
+import { printRoutes } from './print/print-routes.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -34,5 +36,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await modelWriteRoutes(app, s);
   await batchRoutes(app, s);
   await processRoutes(app, s);
+  await archiveRoutes(app, s);
+  await printRoutes(app, s);
   return app;
 }

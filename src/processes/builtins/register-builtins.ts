@@ -1,4 +1,5 @@
-import { DOCUMENT_ACTION_CLASS, type ProcessImplementations } from '../runner.js';
+import { reportViewReport } from '../../reports/report-process.js';
+import { DOCUMENT_ACTION_CLASS, REPORT_VIEW_CLASS, type ProcessImplementations } from '../runner.js';
 import { documentAction } from './document-action.js';
 import { exportRecords } from './export-records.js';
 import { generateInvoices } from './generate-invoices.js';
@@ -9,6 +10,7 @@ import { registerSystemProcesses } from './system-processes.js';
 export function registerBuiltins(impls: ProcessImplementations): void {
   registerSystemProcesses(impls);
   impls.register(DOCUMENT_ACTION_CLASS, documentAction);
+  impls.register(REPORT_VIEW_CLASS, reportViewReport);
   impls.register('dictum.process.InvoiceGenerateFromShipments', generateInvoices);
   impls.register('dictum.process.ExportRecords', exportRecords);
   impls.register('dictum.process.ImportBPartners', importBPartners);
