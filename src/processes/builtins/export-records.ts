@@ -1,4 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
+import { csvSafe } from '../../reports/render-csv.js';
 import { assertTableAccess } from '../../access/access.js';
 import { ident, SqlBuilder } from '../../db/sql.js';
 import { badRequest } from '../../errors.js';
@@ -45,7 +46,7 @@ export async function exportRecords(c: ProcessCall): Promise<ProcessOutcome> {
   const header = ['id', ...columns.map((col) => col.name)];
   const body = rows.map((r) => {
     const rec = serializeRecord(dict, table, r, { columns });
-    return [cellText(rec.id), ...columns.map((col) => cellText(rec[col.name]))];
+    return [cellText(rec.id), ...columns.map((col) => csvSafe(cellText(rec[col.name])))];
   });
   const csv = stringify([header, ...body]);
   c.log({ msg: `${table.name}: ${rows.length} records`, number: rows.length });

@@ -1,5 +1,6 @@
 import { reportViewReport } from '../../reports/report-process.js';
 import { DOCUMENT_ACTION_CLASS, REPORT_VIEW_CLASS, type ProcessImplementations } from '../runner.js';
+import { validateBPartners } from './bpartner-validate.js';
 import { documentAction } from './document-action.js';
 import { exportRecords } from './export-records.js';
 import { generateInvoices } from './generate-invoices.js';
@@ -14,4 +15,5 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('dictum.process.InvoiceGenerateFromShipments', generateInvoices);
   impls.register('dictum.process.ExportRecords', exportRecords);
   impls.register('dictum.process.ImportBPartners', importBPartners);
+  impls.register('org.compiere.process.BPartnerValidate', validateBPartners);
 }

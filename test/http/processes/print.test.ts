@@ -71,6 +71,19 @@ describe('record print and archives', () => {
     assert.equal(bad.status, 400);
   });
 
+  it('prints through the window form of the upstream collection', async () => {
+    const r = await get('/api/v1/windows/sales-order/102/print');
+    assert.equal(r.status, 200);
+    assert.equal(r.type, 'application/pdf');
+    assert.match((await pdfText(r.body)).join('\n'), /Sales Order 80000/);
+    const invoice = await get('/api/v1/windows/invoice-customer/104/print');
+    assert.match((await pdfText(invoice.body)).join('\n'), /Invoice 100000/);
+    assert.equal((await get('/api/v1/windows/no-such-window/102/print')).status, 404);
+    assert.equal((await get('/api/v1/windows/business-partner/117/print')).status, 404, 'no printed form');
+    const user = await login(server, { userName: 'GardenUser', password: 'GardenUser', roleId: 103 });
+    assert.equal((await get('/api/v1/windows/table-and-column/100/print', user)).status, 403, 'a window the role may not open');
+  });
+
   it('answers 404, 400 and 403 like a record read', async () => {
     assert.equal((await get('/api/v1/models/c_bpartner/117/print')).status, 404, 'no printed form');
     assert.equal((await get('/api/v1/models/c_order/999999/print')).status, 404);

@@ -244,6 +244,11 @@ describe('processes', () => {
       assert.ok(rows.every((x) => x.IsCustomer === 'Y'));
       const bp = rows.find((x) => Number(x.id) === 118)!;
       assert.ok(bp.C_BP_Group_ID && !/^\d+$/.test(bp.C_BP_Group_ID), 'references are written by their identifier');
+      await call(admin, 'POST', '/api/v1/models/c_bpartner', { Value: 'CSV-INJ', Name: '=HYPERLINK("http://x.test")', Description: '-12' });
+      const risky = await call(admin, 'POST', '/api/v1/processes/rest_exportrecords', { AD_Table_ID: 291, Filter: "Value eq 'CSV-INJ'" });
+      const [cells] = parse(Buffer.from(risky.body.exportFile, 'base64'), { columns: true }) as Record<string, string>[];
+      assert.equal(cells!.Name, `'=HYPERLINK("http://x.test")`, 'a formula is written as text');
+      assert.equal(cells!.Description, '-12', 'a number keeps its sign');
       const badFilter = await call(admin, 'POST', '/api/v1/processes/rest_exportrecords', { AD_Table_ID: 291, Filter: 'Nope eq 1' });
       assert.equal(badFilter.body.isError, true);
       const mandatory = await call(admin, 'POST', '/api/v1/processes/rest_exportrecords', {});
@@ -302,6 +307,26 @@ describe('processes', () => {
       assert.deepEqual(wrongMethod.body.map((x: { statusCode: number }) => x.statusCode), [400, 200]);
       const denied = await call(user, 'POST', '/api/v1/batch', [{ method: 'POST', path: 'v1/processes/cachereset', body: {} }]);
       assert.equal(denied.body[0].statusCode, 403);
+    });
+
+    it('Validate Business Partner recomputes open balance, credit used and lifetime value', async () => {
+      const vendor = await call(admin, 'POST', '/api/v1/processes/c_bpartner-validate', { C_BPartner_ID: 114 });
+      assert.equal(vendor.body.isError, false, vendor.text);
+      assert.equal(vendor.body.summary, 'Tree Farm Inc.: open balance -630.00, credit used 0.00, status ' + vendor.body.summary.split('status ')[1]);
+      const customer = await call(admin, 'POST', '/api/v1/processes/c_bpartner-validate', { 'model-name': 'c_bpartner', 'record-id': 117 });
+      assert.equal(customer.body.isError, false, customer.text);
+      const rows = await sql<{ c_bpartner_id: number; totalopenbalance: number; so_creditused: number; actuallifetimevalue: number }>(
+        `SELECT c_bpartner_id, totalopenbalance::float8 AS totalopenbalance, so_creditused::float8 AS so_creditused, actuallifetimevalue::float8 AS actuallifetimevalue FROM c_bpartner WHERE c_bpartner_id IN (114, 117) ORDER BY c_bpartner_id`,
+      );
+      assert.deepEqual(rows.map((r) => [Number(r.c_bpartner_id), r.totalopenbalance, r.so_creditused, r.actuallifetimevalue]), [
+        [114, -630, 0, 0],
+        [117, 0, 0, 311.7],
+      ]);
+      const group = await call(admin, 'POST', '/api/v1/processes/c_bpartner-validate', { C_BP_Group_ID: 104 });
+      assert.match(group.body.summary, /^(Business partners validated: \d+|.+: open balance)/);
+      const none = await call(admin, 'POST', '/api/v1/processes/c_bpartner-validate', {});
+      assert.equal(none.body.isError, true);
+      assert.match(none.body.summary, /business partner/);
     });
 
     it('refuses a body that is not an object and values of the wrong type', async () => {
