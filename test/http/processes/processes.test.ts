@@ -187,6 +187,20 @@ describe('processes', () => {
       assert.equal(badValue.status, 400);
     });
 
+    it('a workflow process without class (C_Order Process) runs the document action of its record; Java Version names the runtime', async () => {
+      const order = await call(admin, 'POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, C_OrderLine: [{ M_Product_ID: 128, QtyEntered: 2 }] });
+      const r = await call(admin, 'POST', '/api/v1/processes/c_order-process', { 'model-name': 'c_order', 'record-id': order.body.id });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.isError, false, r.body.summary);
+      assert.match(r.body.summary, new RegExp(`C_Order ${order.body.DocumentNo}: document action CO`), 'the action the record proposes');
+      const version = await call(system, 'POST', '/api/v1/processes/java-version', {});
+      assert.equal(version.body.summary.startsWith(`Node.js ${process.version}`), true, version.text);
+      const unbound = await call(system, 'POST', '/api/v1/processes/rest_webhookretryprocessor', {});
+      assert.equal(unbound.status, 200);
+      assert.equal(unbound.body.isError, true);
+      assert.match(unbound.body.summary, /no implementation/);
+    });
+
     it('Generate Invoices from Shipments invoices each completed shipment once', async () => {
       const ship = await call(admin, 'POST', '/api/v1/models/m_inout', {
         C_BPartner_ID: 118,
