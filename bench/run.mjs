@@ -35,6 +35,16 @@ const running = new Set();
 /** Temporary directories, removed on the way out. */
 const workDirs = new Set();
 
+/** Files per second and peak RSS of a 1,000-row report in each format (bench/reports.mjs). */
+function reportPhase(seconds) {
+  log(`reports: a 1,000-row report in each format, ${seconds} s a format`);
+  const r = spawnSync(process.execPath, [path.join(root, 'bench', 'reports.mjs'), '--seconds', String(seconds), '--rows', '1000', '--json'], { encoding: 'utf8' });
+  if (r.status !== 0) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
+  const lines = r.stdout.trim().split('\n');
+  const json = JSON.parse(lines.pop());
+  return { ...json, text: lines.join('\n') };
+}
+
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
   if (opts.help) {
@@ -79,6 +89,8 @@ async function main() {
       if (s.small.ceiling && s.full.ceilingTps) s.ceilingCostRatio = round(s.small.ceiling.tps / s.full.ceilingTps);
       s.statementCostRatios = statementCostRatios(s.small.ceiling?.byStatement, results.scenarios.list.ceiling?.byStatement);
     }
+    // Report rendering runs alone, in a process of its own, so that its memory is its own.
+    if (wanted('reports')) results.reports = reportPhase(Math.min(opts.duration, 5));
   } finally {
     for (const s of running) await s.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -95,6 +107,10 @@ async function main() {
   if (load > results.environment.cpus) log(`!! the machine was busy when the run started (load average ${load}): figures are lower than on a quiet machine`);
   log('');
   log(formatTable(results));
+  if (results.reports?.text) {
+    log('');
+    log(results.reports.text);
+  }
   const loud = errorLines(results);
   if (loud.length) {
     log('');

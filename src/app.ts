@@ -8,6 +8,9 @@ import { modelWriteRoutes } from './records/http/model-write-routes.js';
 import { batchRoutes } from './batch/batch-routes.js';
 import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
+import { processRoutes } from './processes/process-routes.js';
+import { archiveRoutes } from './archives/archive-routes.js';
+import { printRoutes } from './print/print-routes.js';
 import type { Services } from './services.js';
 import { clientErrors, frameworkErrors } from './http/framework-errors.js';
 import { RouteMethods } from './http/route-methods.js';
@@ -43,5 +46,8 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await modelReadRoutes(app, s);
   await modelWriteRoutes(app, s);
   await batchRoutes(app, s);
+  await processRoutes(app, s);
+  await archiveRoutes(app, s);
+  await printRoutes(app, s);
   return app;
 }

@@ -13,6 +13,10 @@ export interface Config {
   nodeId: string;
   /** Embedded PGlite's shared_buffers in MB (its WASM memory holds them for the life of the process). */
   pgliteSharedBuffersMb: number;
+  /** How long a stopping instance lets its running queue items finish (QUEUE_GRACE_MS). */
+  queueGraceMs: number;
+  /** Where FileName process parameters given as server paths must lie (DICTUM_PROCESS_FILE_DIR). */
+  processFileDir: string;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -64,5 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     healthCacheSeconds: int(env, 'REST_HEALTH_CACHE_DURATION', 20, 0, 86400),
     nodeId: env.DICTUM_NODE_ID ?? '',
     pgliteSharedBuffersMb: int(env, 'DICTUM_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, 1, 4096),
+    queueGraceMs: int(env, 'QUEUE_GRACE_MS', 10_000, 0, 600_000),
+    processFileDir: path.resolve(env.DICTUM_PROCESS_FILE_DIR ?? path.join(dataDir, 'process-files')),
   };
 }

@@ -16,6 +16,7 @@ import { registerIndexColumnRules } from './dictionary/index-rules.js';
 import { registerSecurityRules } from './access/security-rules.js';
 import { registerPasswordRules } from './auth/password-on-save.js';
 import { registerConfigurationLevelRules } from './sysconfig/configuration-level.js';
+import { JobQueue } from './queue/job-queue.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -59,8 +60,11 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerConfigurationLevelRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
-    const services: Services = { config, db, dictionary, sysConfig, events, log, auth };
+    const queue = new JobQueue({ db, log, owner: `${config.nodeId || os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}` });
+    const services: Services = { config, db, dictionary, sysConfig, events, log, auth, queue };
     const app = await buildApp(services);
+    // Kinds are registered by the route modules above; the workers start once they all are.
+    await queue.start();
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('[::]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
     let closed = false;
@@ -72,6 +76,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         if (closed) return;
         closed = true;
         await app.close();
+        await queue.stop(config.queueGraceMs);
         await auth.stop();
         await dictionary.close();
         await sysConfig.close();

@@ -5,6 +5,7 @@ import type { Db } from './db/types.js';
 import type { DictionaryCache } from './dictionary/cache.js';
 import type { ModelEvents } from './events/model-events.js';
 import type { SysConfig } from './sysconfig/sysconfig.js';
+import type { JobQueue } from './queue/job-queue.js';
 
 /** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
 export interface Services {
@@ -15,4 +16,6 @@ export interface Services {
   events: ModelEvents;
   log: Logger;
   auth: AuthService;
+  /** The durable work queue (background processes; later webhook deliveries and scheduled runs). */
+  queue: JobQueue;
 }

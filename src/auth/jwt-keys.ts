@@ -60,13 +60,16 @@ export async function ensureSigningKey(db: Db): Promise<void> {
  * stay valid until they expire: retired keys are still used for verification and published.
  */
 export async function rotateSigningKey(db: Db): Promise<string> {
-  return db.tx(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dictum.signing_key'))`);
-    await tx.query(`UPDATE rest_signingkey SET iscurrent = 'N', validto = $1, updated = $1 WHERE iscurrent = 'Y' AND validto IS NULL`, [ts(Date.now())]);
-    const kid = await insertNewKey(tx);
-    await tx.query('SELECT pg_notify($1, $2)', [KEYS_CHANNEL, kid]);
-    return kid;
-  });
+  return db.tx((tx) => rotateSigningKeyIn(tx));
+}
+
+/** The rotation in the caller's transaction (the process Rotate Signing Key); instances reload when it commits. */
+export async function rotateSigningKeyIn(tx: Queryable): Promise<string> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dictum.signing_key'))`);
+  await tx.query(`UPDATE rest_signingkey SET iscurrent = 'N', validto = $1, updated = $1 WHERE iscurrent = 'Y' AND validto IS NULL`, [ts(Date.now())]);
+  const kid = await insertNewKey(tx);
+  await tx.query('SELECT pg_notify($1, $2)', [KEYS_CHANNEL, kid]);
+  return kid;
 }
 
 /**

@@ -7,6 +7,8 @@ export interface BatchItem {
   table: string;
   id: string | null;
   body: unknown;
+  /** The slug of a process run (POST v1/processes/{slug}); the table is then empty. */
+  process?: string;
 }
 
 /** A sub-request that cannot be run; reported in its own result, not as a failure of the batch. */
@@ -17,6 +19,7 @@ export class BatchItemError extends Error {
 }
 
 const PATH = /^\/?(?:api\/)?v1\/models?\/([A-Za-z_][A-Za-z0-9_]*)(?:\/([^/?#]+))?\/?$/;
+const PROCESS_PATH = /^\/?(?:api\/)?v1\/processes\/([^/?#]+)\/?$/;
 
 /** Parses one {method, path, body} entry; paths look like v1/models/c_bpartner[/id], /api/ optional. */
 export function parseBatchItem(raw: unknown, results: { body: unknown }[] = []): BatchItem {
@@ -31,6 +34,11 @@ export function parseBatchItem(raw: unknown, results: { body: unknown }[] = []):
     if (typeof v !== 'string' && typeof v !== 'number') throw new BatchItemError(400, `Reference ${ref} in the path is not an id`);
     return encodeURIComponent(String(v));
   });
+  const run = PROCESS_PATH.exec(path);
+  if (run && run[1] !== 'jobs') {
+    if (normalised !== 'POST') throw new BatchItemError(400, `A process runs with POST, not ${normalised}`);
+    return { method: 'POST', table: '', id: null, body: o.body, process: decodeURIComponent(run[1]!) };
+  }
   const m = PATH.exec(path);
   if (!m) throw new BatchItemError(404, `Unsupported path: ${o.path}`);
   const id = m[2] ? decodeURIComponent(m[2]) : null;

@@ -6,6 +6,7 @@ import { badRequest } from '../errors.js';
 import { toApiError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { createOperation, deleteOperation, updateOperation, type OperationResult } from '../records/write/write-operations.js';
+import { runProcessInTransaction } from '../processes/process-routes.js';
 import { BatchItemError, parseBatchBody, parseBatchItem, resolveReferences } from './batch-request.js';
 
 export interface BatchResult {
@@ -19,6 +20,7 @@ const result = (statusCode: number, body: unknown): BatchResult => ({ status: ST
 async function runItem(s: Services, auth: AuthContext, tx: Tx, raw: unknown, done: BatchResult[]): Promise<OperationResult> {
   const item = parseBatchItem(raw, done);
   const body = resolveReferences(item.body ?? {}, done);
+  if (item.process !== undefined) return { status: 200, body: (await runProcessInTransaction(s, auth, tx, item.process, body)) as unknown as OperationResult['body'] };
   switch (item.method) {
     case 'POST':
       return createOperation(s, auth, tx, item.table, body);

@@ -12,8 +12,10 @@ export interface RecordedStatement {
  */
 export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise<{ result: T; statements: RecordedStatement[] }> {
   const statements: RecordedStatement[] = [];
-  const record = (text: string, params?: readonly unknown[], o?: { name?: string }) =>
-    statements.push({ text, ...(params ? { params } : {}), ...(o?.name ? { name: o.name } : {}) });
+  // The work queue's workers poll beside any request on the same handle; their statements are not the request's.
+  const record = (text: string, params?: readonly unknown[], o?: { name?: string }) => {
+    if (!text.includes('dictum.queue_item')) statements.push({ text, ...(params ? { params } : {}), ...(o?.name ? { name: o.name } : {}) });
+  };
   const query = db.query.bind(db);
   const tx = db.tx.bind(db);
   const connection = db.connection.bind(db);

@@ -9,6 +9,8 @@ import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
 import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 import { applySeedColumnValues } from '../../seed/seed-column-values.js';
+import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
+import { addProcessSeed } from '../../processes/process-seed.js';
 
 export interface Migration {
   version: number;
@@ -99,6 +101,20 @@ export const migrations: Migration[] = [
       // The demo's completed vendor invoice was not posted; its facts come with the seed rows above.
       await tx.query(`UPDATE c_invoice SET posted = 'Y' WHERE c_invoice_id = 105 AND ad_client_id = 11 AND posted = 'N'`);
       await tx.query('UPDATE c_invoiceline SET m_inoutline_id = 104 WHERE c_invoiceline_id = 102 AND m_inoutline_id IS NULL AND EXISTS (SELECT 1 FROM m_inoutline WHERE m_inoutline_id = 104)');
+    },
+  },
+  {
+    version: 30,
+    name: 'the durable work queue (dictum.queue_item)',
+    async up(tx) {
+      for (const statement of QUEUE_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 31,
+    name: 'built-in processes (AD_Process, parameters, access), job notice message, print formats',
+    async up(tx) {
+      await addProcessSeed(tx);
     },
   },
 ];

@@ -1,0 +1,19 @@
+import { reportViewReport } from '../../reports/report-process.js';
+import { DOCUMENT_ACTION_CLASS, REPORT_VIEW_CLASS, type ProcessImplementations } from '../runner.js';
+import { validateBPartners } from './bpartner-validate.js';
+import { documentAction } from './document-action.js';
+import { exportRecords } from './export-records.js';
+import { generateInvoices } from './generate-invoices.js';
+import { importBPartners } from './import-bpartners.js';
+import { registerSystemProcesses } from './system-processes.js';
+
+/** Binds the built-in processes to their class keys (AD_Process.Classname). */
+export function registerBuiltins(impls: ProcessImplementations): void {
+  registerSystemProcesses(impls);
+  impls.register(DOCUMENT_ACTION_CLASS, documentAction);
+  impls.register(REPORT_VIEW_CLASS, reportViewReport);
+  impls.register('dictum.process.InvoiceGenerateFromShipments', generateInvoices);
+  impls.register('dictum.process.ExportRecords', exportRecords);
+  impls.register('dictum.process.ImportBPartners', importBPartners);
+  impls.register('org.compiere.process.BPartnerValidate', validateBPartners);
+}

@@ -1,0 +1,123 @@
+import type { AccessClaims } from '../auth/service.js';
+import type { AuthContext } from '../auth/context.js';
+import { ts } from '../auth/util.js';
+import type { Queryable, Tx } from '../db/types.js';
+import { insertRecord } from '../records/write/persist.js';
+import { createWriteContext } from '../records/write/write-context.js';
+import type { Services } from '../services.js';
+import { parseRunBody } from './parameters.js';
+import { processById, type ProcessDef } from './process-definition.js';
+import { assertNotRunning, executeInstance, PINSTANCE_TABLE_ID, resolveRecord, startInstance, type ProcessImplementations, type ProcessResult } from './runner.js';
+
+/** Queue kind of background process runs. */
+export const PROCESS_JOB_KIND = 'process';
+
+/** What a queued run carries: the instance, the caller (as token claims) and the request body as sent. */
+interface ProcessJobPayload {
+  instanceId: number;
+  processId: number;
+  claims: AccessClaims;
+  body: unknown;
+}
+
+const todayOf = (): string => new Date().toISOString().slice(0, 10);
+
+function claimsOf(auth: AuthContext): AccessClaims {
+  return {
+    AD_Client_ID: auth.clientId,
+    AD_User_ID: auth.userId,
+    AD_Role_ID: auth.roleId,
+    AD_Org_ID: auth.orgId,
+    ...(auth.warehouseId > 0 ? { M_Warehouse_ID: auth.warehouseId } : {}),
+    AD_Language: auth.language,
+    AD_Session_ID: auth.sessionId,
+  };
+}
+
+/** The scheduling information a background run answers with. */
+export interface JobInfo {
+  id: number;
+  client: number;
+  user: number;
+  process: string;
+  since: string;
+  processing: boolean;
+}
+
+/**
+ * POST /processes/jobs/{slug}: checks the request as a run would (parameters, record, access,
+ * concurrency), records the AD_PInstance (IsRunAsJob, IsProcessing) and queues the run in one
+ * transaction. Any instance's worker picks it up.
+ */
+export async function queueProcessJob(s: Services, auth: AuthContext, def: ProcessDef, body: unknown): Promise<JobInfo> {
+  const request = parseRunBody(def.params, body, todayOf());
+  const record = await resolveRecord(s, s.db, auth, request);
+  const o = { s, auth, def, request, record };
+  await assertNotRunning(s.db, o);
+  const since = new Date();
+  const instanceId = await s.db.tx(async (tx) => {
+    const id = await startInstance(tx, o, true);
+    const payload: ProcessJobPayload = { instanceId: id, processId: def.id, claims: claimsOf(auth), body: body ?? {} };
+    await s.queue.enqueue(tx, PROCESS_JOB_KIND, payload);
+    return id;
+  });
+  return { id: instanceId, client: auth.clientId, user: auth.userId, process: def.slug, since: since.toISOString(), processing: true };
+}
+
+/**
+ * The worker of background runs: the process and its outcome, the instance's end and the
+ * notification are one transaction, the one that completes the queue item (so a run that a crash
+ * interrupted runs again on another instance, and none completes twice). A failing process is
+ * not retried: its error is its outcome.
+ */
+export function registerProcessJobs(s: Services, impls: ProcessImplementations): void {
+  s.queue.register<ProcessJobPayload>(
+    PROCESS_JOB_KIND,
+    async (item, ctx) => {
+      const p = item.payload;
+      const auth = await s.auth.contextOf(p.claims);
+      const def = await processById(s.db, p.processId);
+      const request = parseRunBody(def.params, p.body, todayOf());
+      return ctx.complete(async (tx) => {
+        const record = await resolveRecord(s, tx, auth, request);
+        const result = await executeInstance(tx, { s, auth, def, request, record, impls }, p.instanceId);
+        await notify(s, tx, auth, def, request.notificationType, result);
+        return { AD_PInstance_ID: result.AD_PInstance_ID, isError: result.isError, summary: result.summary };
+      });
+    },
+    { concurrency: 2, maxConcurrency: 4, leaseMs: 5 * 60_000, maxAttempts: 3 },
+  );
+}
+
+/** E: a mail through the mail layer of password reset; N: an AD_Note for the user, readable through /models; B: both. */
+async function notify(s: Services, tx: Tx, auth: AuthContext, def: ProcessDef, type: 'E' | 'N' | 'B' | null, r: ProcessResult): Promise<void> {
+  if (!type) return;
+  const text = `${def.name}\n${r.summary}${r.reportFileName ? `\nReport: ${r.reportFileName}` : ''}${r.exportFileName ? `\nExport: ${r.exportFileName}` : ''}`;
+  if (type === 'E' || type === 'B') {
+    const email = await emailOf(tx, auth.userId);
+    if (email) await s.auth.mailer.send(tx, { to: email, subject: `${def.name} (${r.AD_PInstance_ID})`, text, language: auth.language, clientId: auth.clientId });
+    else s.log.warn({ user: auth.userId, instance: r.AD_PInstance_ID }, 'background process finished; the user has no e-mail address to notify');
+  }
+  if (type === 'N' || type === 'B') {
+    const dict = s.dictionary.current;
+    const wc = createWriteContext(dict, auth, tx, s.events);
+    await insertRecord(wc, dict.byName.get('ad_note')!, {
+      AD_User_ID: auth.userId,
+      AD_Message_ID: JOB_MESSAGE_ID,
+      AD_Table_ID: PINSTANCE_TABLE_ID,
+      Record_ID: r.AD_PInstance_ID,
+      Reference: `${def.name} ${ts(Date.now()).slice(0, 19).replace('T', ' ')}`.slice(0, 255),
+      TextMsg: text.slice(0, 2000),
+    });
+    await wc.deferred.flush();
+  }
+}
+
+/** AD_Message "BackgroundJob" (seed), the message of job notices as in the original. */
+const JOB_MESSAGE_ID = 200530;
+
+async function emailOf(q: Queryable, userId: number): Promise<string | null> {
+  const { rows } = await q.query<{ email: string | null }>(`SELECT email FROM ad_user WHERE ad_user_id = $1`, [userId]);
+  const e = rows[0]?.email?.trim();
+  return e ? e : null;
+}

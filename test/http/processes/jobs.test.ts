@@ -1,0 +1,96 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
+import { login, systemLogin } from '../../helpers/login.js';
+import { serverUrl } from '../../helpers/database.js';
+import { sleep } from '../../helpers/wait.js';
+import type { RunningServer } from '../../../src/server.js';
+
+/** Polls GET /processes/jobs/{id} until the job has finished (about ten seconds at most). */
+async function finished(server: TestServer, token: string, id: number): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 200; i++) {
+    const r = await server.request('GET', `/api/v1/processes/jobs/${id}`, { token });
+    assert.equal(r.status, 200, r.text);
+    if (r.body.processing === false) return r.body;
+    await sleep(50);
+  }
+  assert.fail(`job ${id} did not finish`);
+}
+
+describe('background process jobs', () => {
+  let server: TestServer;
+  let second: RunningServer | null = null;
+  let admin: string;
+  before(async () => {
+    server = await startTestServer();
+    admin = await login(server);
+  });
+  after(async () => {
+    await second?.close();
+    await server.close();
+  });
+
+  it('queues a run, shows it as running, and leaves a notice and a mail when it finishes', async () => {
+    // Workers of this instance stopped: the job waits in the queue where the list shows it.
+    await server.services.queue.stop(0);
+    const r = await server.request('POST', '/api/v1/processes/jobs/cachereset', { token: admin, body: { 'notification-type': 'B' } });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(Object.keys(r.body), ['id', 'client', 'user', 'process', 'since', 'processing']);
+    assert.equal(r.body.process, 'cachereset');
+    assert.equal(r.body.processing, true);
+    const id = r.body.id as number;
+    const list = await server.request('GET', '/api/v1/processes/jobs', { token: admin });
+    const job = list.body.find((j: { id: number }) => j.id === id);
+    assert.deepEqual(job, { id, client: 'GardenWorld', user: 'GardenAdmin', process: 'cachereset', since: job.since, processing: true });
+    assert.match(job.since, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    assert.equal(await server.services.queue.drain(), 1);
+    const done = await server.request('GET', `/api/v1/processes/jobs/${id}`, { token: admin });
+    assert.equal(done.body.processing, false);
+    assert.equal(done.body.isError, false);
+    assert.match(done.body.summary, /Caches reset/);
+    const after = await server.request('GET', '/api/v1/processes/jobs', { token: admin });
+    assert.ok(!after.body.some((j: { id: number }) => j.id === id), 'finished jobs leave the list');
+    const notes = await server.request('GET', `/api/v1/models/ad_note?$filter=${encodeURIComponent(`Record_ID eq ${id}`)}`, { token: admin });
+    assert.equal(notes.status, 200, notes.text);
+    assert.equal(notes.body.records.length, 1);
+    const note = notes.body.records[0];
+    assert.equal(note.AD_User_ID.id, 101);
+    assert.equal(note.AD_Table_ID.id, 282);
+    assert.match(note.TextMsg, /^Cache Reset\nCaches reset/);
+    const mails = await server.services.db.query<{ mailto: string; subject: string; bodytext: string }>(`SELECT mailto, subject, bodytext FROM rest_mail WHERE subject = $1`, [`Cache Reset (${id})`]);
+    assert.equal(mails.rows.length, 1);
+    assert.equal(mails.rows[0]!.mailto, 'admin @ gardenworld.com');
+    assert.match(mails.rows[0]!.bodytext, /Caches reset/);
+  });
+
+  it('a job of another client is not found; a bad id is refused', async () => {
+    const r = await server.request('POST', '/api/v1/processes/jobs/cachereset', { token: admin, body: { 'notification-type': 'N' } });
+    const system = await systemLogin(server);
+    const other = await server.request('GET', `/api/v1/processes/jobs/${r.body.id}`, { token: system });
+    assert.equal(other.status, 404);
+    assert.equal(other.body.title, 'Job not found');
+    const bad = await server.request('GET', '/api/v1/processes/jobs/abc', { token: admin });
+    assert.equal(bad.status, 400);
+    const badType = await server.request('POST', '/api/v1/processes/jobs/cachereset', { token: admin, body: { 'notification-type': 'X' } });
+    assert.equal(badType.status, 400);
+    const user = await login(server, { userName: 'GardenUser', password: 'GardenUser', roleId: 103 });
+    const listed = await server.request('GET', '/api/v1/processes/jobs', { token: user });
+    assert.equal(listed.status, 200);
+    await server.services.queue.drain();
+  });
+
+  it('a job queued on one instance completes on another (PostgreSQL) and its notice arrives', { skip: serverUrl ? false : 'needs PostgreSQL: PGlite serves one process' }, async () => {
+    second = await startSecondInstance(server);
+    const r = await server.request('POST', '/api/v1/processes/jobs/rest_exportrecords', { token: admin, body: { AD_Table_ID: 291, 'notification-type': 'N' } });
+    assert.equal(r.status, 200, r.text);
+    // Only the second instance has running workers: the first stopped its own in the first test.
+    const done = await finished(server, admin, r.body.id);
+    assert.equal(done.isError, false, String(done.summary));
+    assert.match(String(done.summary), /Exported \d+ C_BPartner records/);
+    const notes = await server.request('GET', `/api/v1/models/ad_note?$filter=${encodeURIComponent(`Record_ID eq ${r.body.id}`)}`, { token: admin });
+    assert.equal(notes.body.records.length, 1);
+    assert.match(notes.body.records[0].TextMsg, /^Export Records\nExported/);
+    const items = await server.services.db.query<{ state: string; attempts: number }>(`SELECT state, attempts FROM dictum.queue_item WHERE payload->>'instanceId' = $1`, [String(r.body.id)]);
+    assert.deepEqual(items.rows, [{ state: 'done', attempts: 1 }]);
+  });
+});
