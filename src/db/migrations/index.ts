@@ -3,6 +3,7 @@ import { ident } from '../sql.js';
 import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedTables } from '../../seed/add-tables.js';
+import { readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
@@ -58,6 +59,15 @@ export const migrations: Migration[] = [
       const dict = await loadDictionary(tx);
       await synchroniseSchema(tx, dict);
       await dropReplacedIdentifierIndexes(tx, dict);
+    },
+  },
+  {
+    version: 40,
+    name: 'references keep the UUIDs clients know them by (supplement referenceUUs)',
+    async up(tx) {
+      for (const r of readSeedDictionary().references) {
+        if (r.ad_reference_uu) await tx.query('UPDATE ad_reference SET ad_reference_uu = $1 WHERE ad_reference_id = $2', [r.ad_reference_uu, r.ad_reference_id]);
+      }
     },
   },
 ];
