@@ -13,6 +13,7 @@ import { registerDocumentRules } from './documents/register.js';
 import { AuthService } from './auth/service.js';
 import { registerAuthEvents } from './auth/events.js';
 import { registerIndexColumnRules } from './dictionary/index-rules.js';
+import { registerInfoWindowRules } from './infowindows/info-validation.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -37,6 +38,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerDocumentRules(events);
     registerAuthEvents(events);
     registerIndexColumnRules(events);
+    registerInfoWindowRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const services: Services = { config, db, dictionary, sysConfig, events, log, auth };

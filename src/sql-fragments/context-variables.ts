@@ -19,6 +19,7 @@ export function bindContext(text: string, auth: AuthContext, sql: SqlBuilder, ex
   const session = sessionContext(auth);
   return text.replace(VARIABLE, (_m, name: string) => {
     const v = extra.get(name) ?? session.get(name) ?? session.get(`#${name}`) ?? null;
-    return sql.param(v);
+    // Ids are typed so that they compare with any numeric column; other values take the type their place gives them.
+    return v !== null && /^-?\d{1,15}$/.test(v) ? `${sql.param(Number(v))}::bigint` : sql.param(v);
   });
 }

@@ -70,6 +70,13 @@ export const migrations: Migration[] = [
       }
     },
   },
+  {
+    version: 41,
+    name: 'processes of the standard info windows (AD_InfoProcess seed rows)',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_InfoWindow', 'AD_InfoColumn', 'AD_InfoProcess', 'AD_InfoRelated', 'AD_InfoWindow_Access']);
+    },
+  },
 ];
 
 /**
