@@ -9,6 +9,7 @@ import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
 import { referenceRoutes } from './references/reference-routes.js';
 import { infoWindowRoutes } from './infowindows/info-routes.js';
+import { statusLineRoutes } from './statuslines/status-line-routes.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -36,5 +37,6 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await batchRoutes(app, s);
   await referenceRoutes(app, s);
   await infoWindowRoutes(app, s);
+  await statusLineRoutes(app, s);
   return app;
 }

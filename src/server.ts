@@ -14,6 +14,7 @@ import { AuthService } from './auth/service.js';
 import { registerAuthEvents } from './auth/events.js';
 import { registerIndexColumnRules } from './dictionary/index-rules.js';
 import { registerInfoWindowRules } from './infowindows/info-validation.js';
+import { registerStatusLineRules } from './statuslines/status-line-rules.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -39,6 +40,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerAuthEvents(events);
     registerIndexColumnRules(events);
     registerInfoWindowRules(events);
+    registerStatusLineRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const services: Services = { config, db, dictionary, sysConfig, events, log, auth };

@@ -16,6 +16,8 @@ export interface DictionaryReadOptions {
   extra?: (sql: SqlBuilder) => string[];
   /** Column names to order by (ascending), before the key. */
   orderBy?: string[];
+  /** The columns the records show (all by default; the rows always hold every column). */
+  select?: string[];
   /** Active rows only, unless the filter names IsActive (lists); false reads inactive rows too. */
   activeOnly?: boolean;
 }
@@ -34,5 +36,6 @@ export async function readDictionaryRecords(rc: ReadContext, table: Table, o: Di
   const order = [...(o.orderBy ?? []).map((c) => `t.${ident(c.toLowerCase())}`), ...(table.keyColumn ? [`t.${ident(table.keyColumn.dbName)}`] : [])];
   const text = statementText(proj, `FROM ${ident(table.dbName)} t WHERE ${where.join(' AND ')}${order.length ? ` ORDER BY ${order.join(', ')}` : ''}`);
   const rows = await queryPacked(rc.q, text, sql.values, proj.items);
-  return { rows, records: rows.map((r) => serializeRecord(rc.dict, table, r, { columns: proj.output })) };
+  const shown = o.select ? proj.output.filter((c) => o.select!.some((n) => n.toLowerCase() === c.dbName)) : proj.output;
+  return { rows, records: rows.map((r) => serializeRecord(rc.dict, table, r, { columns: shown })) };
 }

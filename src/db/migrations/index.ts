@@ -3,7 +3,7 @@ import { ident } from '../sql.js';
 import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedTables } from '../../seed/add-tables.js';
-import { readSeedDictionary } from '../../seed/dictionary-files.js';
+import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
@@ -75,6 +75,17 @@ export const migrations: Migration[] = [
     name: 'processes of the standard info windows (AD_InfoProcess seed rows)',
     async up(tx) {
       await addSeedTables(tx, ['AD_InfoWindow', 'AD_InfoColumn', 'AD_InfoProcess', 'AD_InfoRelated', 'AD_InfoWindow_Access']);
+    },
+  },
+  {
+    version: 42,
+    name: 'status line Dashboard_OrderCount counts orders of the top and the current year (AD_StatusLine 200024, AD_Message 200501)',
+    async up(tx) {
+      const data = readSeedData();
+      const line = data.get('AD_StatusLine')?.find((r) => r.AD_StatusLine_ID === 200024);
+      const message = data.get('AD_Message')?.find((r) => r.AD_Message_ID === 200501);
+      if (line) await tx.query('UPDATE ad_statusline SET sqlstatement = $1 WHERE ad_statusline_id = 200024', [line.SQLStatement]);
+      if (message) await tx.query('UPDATE ad_message SET msgtext = $1 WHERE ad_message_id = 200501', [message.MsgText]);
     },
   },
 ];
