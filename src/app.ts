@@ -10,6 +10,7 @@ import { authRoutes } from './auth/routes.js';
 import { referenceRoutes } from './references/reference-routes.js';
 import { infoWindowRoutes } from './infowindows/info-routes.js';
 import { statusLineRoutes } from './statuslines/status-line-routes.js';
+import { chartRoutes } from './charts/chart-routes.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -38,5 +39,6 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await referenceRoutes(app, s);
   await infoWindowRoutes(app, s);
   await statusLineRoutes(app, s);
+  await chartRoutes(app, s);
   return app;
 }

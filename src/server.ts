@@ -15,6 +15,7 @@ import { registerAuthEvents } from './auth/events.js';
 import { registerIndexColumnRules } from './dictionary/index-rules.js';
 import { registerInfoWindowRules } from './infowindows/info-validation.js';
 import { registerStatusLineRules } from './statuslines/status-line-rules.js';
+import { registerChartRules } from './charts/chart-rules.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -41,6 +42,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerIndexColumnRules(events);
     registerInfoWindowRules(events);
     registerStatusLineRules(events);
+    registerChartRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const services: Services = { config, db, dictionary, sysConfig, events, log, auth };

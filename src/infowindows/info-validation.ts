@@ -1,11 +1,11 @@
 import type { AuthContext } from '../auth/context.js';
-import type { Queryable, Tx } from '../db/types.js';
+import type { Tx } from '../db/types.js';
 import type { Dictionary } from '../dictionary/model.js';
 import { columnKind, type ColumnKind } from '../dictionary/display-type.js';
-import { isApiError } from '../errors.js';
 import type { ModelEvent, ModelEvents } from '../events/model-events.js';
 import { validationError } from '../records/write/write-errors.js';
 import { checkFragment, FragmentError } from '../sql-fragments/fragment-check.js';
+import { assertPlannable } from '../sql-fragments/plannable.js';
 import { infoWindowDef, type InfoColumnDef } from './info-window.js';
 import { planInfoQuery } from './info-query.js';
 import type { InfoParameter, Scalar } from './info-parameters.js';
@@ -53,23 +53,12 @@ function checkClauses(row: Row, clauses: [string, string][]): void {
  * that does not fit the others is refused when saved, not found by the first reader.
  */
 async function explainWindow(tx: Tx, dict: Dictionary, auth: AuthContext, window: Row, columns: Row[]): Promise<void> {
-  const def = infoWindowDef(dict, window, columns);
-  const shown: InfoColumnDef[] = def.columns.map((c) => ({ ...c, isDisplayed: true }));
-  const parameters: InfoParameter[] = shown.map((c) => ({ column: c.columnName, value: sampleValue(columnKind(c.referenceId, c.columnName)) }));
-  let plan;
-  try {
-    plan = planInfoQuery(dict, auth, { ...def, columns: shown }, { parameters, page: 1, pageSize: 1 });
-  } catch (e) {
-    if (e instanceof FragmentError) throw validationError(e.message);
-    if (isApiError(e)) throw validationError(e.detail || e.title);
-    throw e;
-  }
-  try {
-    await tx.savepoint((sp: Queryable) => sp.query(`EXPLAIN ${plan.page.text}`, plan.page.values));
-  } catch (e) {
-    const message = (e as { message?: string }).message ?? 'invalid SQL';
-    throw validationError(`The info window ${String(window.name)} does not form a valid query: ${message}`);
-  }
+  await assertPlannable(tx, `The info window ${String(window.name)}`, () => {
+    const def = infoWindowDef(dict, window, columns);
+    const shown: InfoColumnDef[] = def.columns.map((c) => ({ ...c, isDisplayed: true }));
+    const parameters: InfoParameter[] = shown.map((c) => ({ column: c.columnName, value: sampleValue(columnKind(c.referenceId, c.columnName)) }));
+    return planInfoQuery(dict, auth, { ...def, columns: shown }, { parameters, page: 1, pageSize: 1 }).page;
+  });
 }
 
 async function columnsOf(tx: Tx, windowId: number): Promise<Row[]> {

@@ -88,6 +88,13 @@ export const migrations: Migration[] = [
       if (message) await tx.query('UPDATE ad_message SET msgtext = $1 WHERE ad_message_id = 200501', [message.MsgText]);
     },
   },
+  {
+    version: 43,
+    name: 'chart datasources (AD_ChartDatasource) and the demo charts over orders and invoices',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_Chart', 'AD_ChartDatasource']);
+    },
+  },
 ];
 
 /**
