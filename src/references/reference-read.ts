@@ -1,6 +1,7 @@
 import { readPredicate } from '../access/access.js';
 import { ident, SqlBuilder } from '../db/sql.js';
-import type { Column, Reference, Table } from '../dictionary/model.js';
+import type { Column, Table } from '../dictionary/model.js';
+import type { ReferenceRow } from './find-reference.js';
 import { notFound, notImplemented } from '../errors.js';
 import { projection, statementText } from '../records/read/projection.js';
 import { queryPacked } from '../records/read/packed-row.js';
@@ -18,29 +19,62 @@ function dictionaryTable(rc: ReadContext, name: string): Table {
 }
 
 /** The reference's own record (id, uid, Name, ..., model-name), read like any record. */
-async function referenceRecord(rc: ReadContext, ref: Reference): Promise<{ record: JsonObject; orderByValue: boolean }> {
+async function referenceRecord(rc: ReadContext, ref: ReferenceRow): Promise<JsonObject> {
   const table = dictionaryTable(rc, 'AD_Reference');
-  const proj = projection(rc.dict, table, [...REFERENCE_COLUMNS, 'IsOrderByValue'], 'r');
+  const proj = projection(rc.dict, table, REFERENCE_COLUMNS, 'r');
   const sql = new SqlBuilder();
   const where = `r."ad_reference_id" = ${sql.param(ref.id)} AND ${readPredicate(rc.auth, table, 'r', sql)}`;
   const rows = await queryPacked(rc.q, statementText(proj, `FROM "ad_reference" r WHERE ${where}`), sql.values, proj.items);
   if (!rows.length) throw notFound('Invalid reference id', `No match found for AD_Reference_ID: ${ref.id}`);
-  const shown = proj.output.filter((c) => c.name !== 'IsOrderByValue');
-  return { record: serializeRecord(rc.dict, table, rows[0]!, { columns: shown }), orderByValue: rows[0]!.isorderbyvalue === 'Y' };
+  return serializeRecord(rc.dict, table, rows[0]!, { columns: proj.output });
 }
 
 /** A list reference: its record plus reflist, the active values ordered by name (or value when the reference says so). */
-async function listReference(rc: ReadContext, ref: Reference): Promise<JsonObject> {
-  const { record, orderByValue } = await referenceRecord(rc, ref);
-  const values = ref.list.filter((v) => v.isActive);
-  values.sort(orderByValue ? (a, b) => a.value.localeCompare(b.value) : (a, b) => a.name.localeCompare(b.name));
-  record.reflist = values.map((v) => ({ value: v.value, name: v.name }));
+async function listReference(rc: ReadContext, ref: ReferenceRow): Promise<JsonObject> {
+  const record = await referenceRecord(rc, ref);
+  const { rows } = await rc.q.query<{ value: string; name: string }>(
+    `SELECT value, name FROM ad_ref_list WHERE ad_reference_id = $1 AND isactive = 'Y' ORDER BY ${ref.orderByValue ? 'value, name' : 'name, value'}`,
+    [ref.id],
+  );
+  record.reflist = rows.map((v) => ({ value: v.value, name: v.name }));
   return record;
 }
 
+/** A table reference's configuration (AD_Ref_Table) with its table, key and display column names. */
+interface RefTable {
+  tableName: string;
+  keyColumn: string;
+  displayColumn: string | null;
+  whereClause: string | null;
+  orderByClause: string | null;
+  isValueDisplayed: boolean;
+}
+
+async function refTableOf(rc: ReadContext, id: number): Promise<RefTable | null> {
+  // AD_Key and AD_Display hold column ids as text.
+  const { rows } = await rc.q.query<Record<string, string | null>>(
+    `SELECT t.tablename, k.columnname AS keycolumn, d.columnname AS displaycolumn, rt.whereclause, rt.orderbyclause, rt.isvaluedisplayed
+       FROM ad_ref_table rt JOIN ad_table t ON t.ad_table_id = rt.ad_table_id
+       JOIN ad_column k ON k.ad_column_id::text = trim(rt.ad_key::text)
+       LEFT JOIN ad_column d ON d.ad_column_id::text = trim(rt.ad_display::text)
+      WHERE rt.ad_reference_id = $1`,
+    [id],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    tableName: String(r.tablename),
+    keyColumn: String(r.keycolumn),
+    displayColumn: r.displaycolumn ?? null,
+    whereClause: r.whereclause || null,
+    orderByClause: r.orderbyclause || null,
+    isValueDisplayed: r.isvaluedisplayed === 'Y',
+  };
+}
+
 /** The key, display and (if shown) Value columns of a table reference's records. */
-function referenceColumns(table: Table, ref: Reference): Column[] {
-  const names = [ref.table!.keyColumn, ref.table!.displayColumn, ref.isValueDisplayed ? 'Value' : null];
+function referenceColumns(table: Table, ref: RefTable): Column[] {
+  const names = [ref.keyColumn, ref.displayColumn, ref.isValueDisplayed ? 'Value' : null];
   const out: Column[] = [];
   for (const n of names) {
     const c = n ? table.byName.get(n.toLowerCase()) : undefined;
@@ -54,18 +88,18 @@ function referenceColumns(table: Table, ref: Reference): Column[] {
  * reference's where clause (dictionary SQL, context variables bound as parameters) and ordered by
  * its order clause, each showing its key, display and value columns.
  */
-async function tableReference(rc: ReadContext, ref: Reference): Promise<JsonObject> {
-  if (!ref.table) throw notFound('Invalid reference table id', `No ref table match found for AD_Reference_ID: ${ref.id}`);
-  const table = rc.dict.byName.get(ref.table.tableName.toLowerCase());
-  if (!table) throw notFound('Invalid reference table id', `No ref table match found for AD_Reference_ID: ${ref.id}`);
+async function tableReference(rc: ReadContext, refRow: ReferenceRow): Promise<JsonObject> {
+  const ref = await refTableOf(rc, refRow.id);
+  const table = ref ? rc.dict.byName.get(ref.tableName.toLowerCase()) : undefined;
+  if (!ref || !table) throw notFound('Invalid reference table id', `No ref table match found for AD_Reference_ID: ${refRow.id}`);
   const alias = table.dbName;
   const columns = referenceColumns(table, ref);
   const proj = projection(rc.dict, table, columns.filter((c) => c !== table.keyColumn && c !== table.uuColumn).map((c) => c.name), alias);
   const sql = new SqlBuilder();
   const where = [readPredicate(rc.auth, table, alias, sql)];
   if (table.byName.has('isactive')) where.push(`${ident(alias)}."isactive" = 'Y'`);
-  if (ref.table.whereClause) where.push(`(${bindContext(ref.table.whereClause, rc.auth, sql)})`);
-  const display = ref.table.displayColumn ? table.byName.get(ref.table.displayColumn.toLowerCase()) : undefined;
+  if (ref.whereClause) where.push(`(${bindContext(ref.whereClause, rc.auth, sql)})`);
+  const display = ref.displayColumn ? table.byName.get(ref.displayColumn.toLowerCase()) : undefined;
   const order = [ref.orderByClause ? bindContext(ref.orderByClause, rc.auth, sql) : display && !display.columnSql ? `${ident(alias)}.${ident(display.dbName)}` : null, table.keyColumn ? `${ident(alias)}.${ident(table.keyColumn.dbName)}` : null].filter(Boolean);
   const text = statementText(proj, `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where.join(' AND ')}${order.length ? ` ORDER BY ${order.join(', ')}` : ''}`);
   const rows = await queryPacked(rc.q, text, sql.values, proj.items);
@@ -73,7 +107,7 @@ async function tableReference(rc: ReadContext, ref: Reference): Promise<JsonObje
 }
 
 /** The answer of GET /references/{refID}: list and table validation; data types are not served (501). */
-export async function readReference(rc: ReadContext, ref: Reference): Promise<JsonObject> {
+export async function readReference(rc: ReadContext, ref: ReferenceRow): Promise<JsonObject> {
   if (ref.validationType === 'L') return listReference(rc, ref);
   if (ref.validationType === 'T') return tableReference(rc, ref);
   throw notImplemented('References with data validation are not implemented.', `Not implemented AD_Reference_ID: ${ref.id}`);
