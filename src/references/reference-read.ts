@@ -29,12 +29,15 @@ async function referenceRecord(rc: ReadContext, ref: ReferenceRow): Promise<Json
   return serializeRecord(rc.dict, table, rows[0]!, { columns: proj.output });
 }
 
-/** A list reference: its record plus reflist, the active values ordered by name (or value when the reference says so). */
+/** A list reference: its record plus reflist, the active values (translated) ordered by name, or by value when the reference says so. */
 async function listReference(rc: ReadContext, ref: ReferenceRow): Promise<JsonObject> {
   const record = await referenceRecord(rc, ref);
+  // Names in the caller's language where a translation exists (AD_Ref_List_Trl), else as stored.
   const { rows } = await rc.q.query<{ value: string; name: string }>(
-    `SELECT value, name FROM ad_ref_list WHERE ad_reference_id = $1 AND isactive = 'Y' ORDER BY ${ref.orderByValue ? 'value, name' : 'name, value'}`,
-    [ref.id],
+    `SELECT l.value, COALESCE(t.name, l.name) AS name FROM ad_ref_list l
+       LEFT JOIN ad_ref_list_trl t ON t.ad_ref_list_id = l.ad_ref_list_id AND t.ad_language = $2 AND t.isactive = 'Y'
+      WHERE l.ad_reference_id = $1 AND l.isactive = 'Y' ORDER BY ${ref.orderByValue ? '1, 2' : '2, 1'}`,
+    [ref.id, rc.auth.language],
   );
   record.reflist = rows.map((v) => ({ value: v.value, name: v.name }));
   return record;

@@ -95,6 +95,13 @@ export const migrations: Migration[] = [
       await addSeedTables(tx, ['AD_Chart', 'AD_ChartDatasource']);
     },
   },
+  {
+    version: 44,
+    name: 'translations of list values (AD_Ref_List_Trl)',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_Ref_List_Trl']);
+    },
+  },
 ];
 
 /**

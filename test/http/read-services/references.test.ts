@@ -124,4 +124,21 @@ describe('references', () => {
       }
     }
   });
+
+  it('translates list values into the language of the login', async () => {
+    // es_ES becomes a system language (the demo data has en_US only), as an administrator would set it.
+    await server.services.db.query(`UPDATE ad_language SET isactive = 'Y', issystemlanguage = 'Y' WHERE ad_language = 'es_ES'`);
+    const login = await server.request('POST', '/api/v1/auth/tokens', {
+      body: { userName: 'GardenAdmin', password: 'GardenAdmin', parameters: { clientId: 11, roleId: 102, organizationId: 11, warehouseId: 103, language: 'es_ES' } },
+    });
+    assert.equal(login.status, 200, login.text);
+    const r = await get('/api/v1/references/152', login.body.token);
+    assert.deepEqual(r.body.reflist, [
+      { value: 'D', name: 'Entrega' },
+      { value: 'P', name: 'Recogida' },
+      { value: 'S', name: 'Transportista' },
+    ]);
+    const other = await get('/api/v1/references/131', login.body.token);
+    assert.ok(other.body.reflist.some((v: { value: string; name: string }) => v.value === 'CO' && v.name === 'Completed'), 'values without a translation keep their name');
+  });
 });
