@@ -5,6 +5,7 @@ import type { Db, Queryable } from '../db/types.js';
 import type { Dictionary } from '../dictionary/model.js';
 import { bindContext } from '../sql-fragments/context-variables.js';
 import { checkFragment, fromTables } from '../sql-fragments/fragment-check.js';
+import { assertFromAccess } from '../sql-fragments/fragment-access.js';
 
 type Row = Record<string, unknown>;
 
@@ -94,7 +95,9 @@ export function datasourceStatement(dict: Dictionary, auth: AuthContext, chart: 
   const from = bindContext(s.fromClause, auth, sql);
   const where: string[] = [];
   if (s.whereClause) where.push(`(${bindContext(s.whereClause, auth, sql)})`);
-  for (const t of fromTables(s.fromClause)) {
+  const tables = fromTables(s.fromClause);
+  assertFromAccess(dict, auth, tables);
+  for (const t of tables) {
     const table = dict.byName.get(t.table);
     if (table) where.push(readPredicate(auth, table, t.alias, sql));
   }

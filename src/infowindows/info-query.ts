@@ -9,6 +9,7 @@ import { identifierSql } from '../records/read/select-list.js';
 import { parseTemporal } from '../records/format.js';
 import { bindContext } from '../sql-fragments/context-variables.js';
 import { fromTables } from '../sql-fragments/fragment-check.js';
+import { assertFromAccess } from '../sql-fragments/fragment-access.js';
 import type { InfoColumnDef, InfoWindowDef } from './info-window.js';
 import type { InfoParameter, Scalar } from './info-parameters.js';
 
@@ -145,6 +146,7 @@ function findColumn(w: InfoWindowDef, name: string): InfoColumnDef | undefined {
 export function planInfoQuery(dict: Dictionary, auth: AuthContext, w: InfoWindowDef, o: InfoQueryOptions): InfoQuery {
   const sql = new SqlBuilder();
   const tables = fromTables(w.fromClause);
+  assertFromAccess(dict, auth, tables);
   const main = tables.find((t) => t.table === w.table.dbName) ?? tables[0];
   if (!main) throw badRequest('Invalid info window', `The info window ${w.name} has no table to read`);
   const mainAlias = ident(main.alias);

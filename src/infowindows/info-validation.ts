@@ -6,6 +6,7 @@ import type { ModelEvent, ModelEvents } from '../events/model-events.js';
 import { validationError } from '../records/write/write-errors.js';
 import { checkFragment, FragmentError } from '../sql-fragments/fragment-check.js';
 import { assertPlannable } from '../sql-fragments/plannable.js';
+import { checkSavedNames, savingAuth } from '../sql-fragments/fragment-access.js';
 import { infoWindowDef, type InfoColumnDef } from './info-window.js';
 import { planInfoQuery } from './info-query.js';
 import type { InfoParameter, Scalar } from './info-parameters.js';
@@ -33,16 +34,17 @@ function sampleValue(kind: ColumnKind): Scalar {
 
 const clauseText = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
-/** Lexical checks of a row's SQL clauses (see fragment-check.ts). */
-function checkClauses(row: Row, clauses: [string, string][]): void {
+/** Lexical checks of a row's SQL clauses (see fragment-check.ts) and of the names they use (fragment-access.ts). */
+function checkClauses(e: ModelEvent, clauses: [string, string][]): void {
   for (const [column, label] of clauses) {
-    const text = clauseText(row[column]);
+    const text = clauseText(e.row[column]);
     if (text === null) continue;
     try {
       checkFragment(text, label);
-    } catch (e) {
-      if (e instanceof FragmentError) throw validationError(e.message);
-      throw e;
+      checkSavedNames(e, text, label);
+    } catch (err) {
+      if (err instanceof FragmentError) throw validationError(err.message);
+      throw err;
     }
   }
 }
@@ -67,7 +69,7 @@ async function columnsOf(tx: Tx, windowId: number): Promise<Row[]> {
 }
 
 async function checkWindow(e: ModelEvent): Promise<void> {
-  checkClauses(e.row, [
+  checkClauses(e, [
     ['fromclause', 'FromClause'],
     ['whereclause', 'WhereClause'],
     ['orderbyclause', 'OrderByClause'],
@@ -75,11 +77,11 @@ async function checkWindow(e: ModelEvent): Promise<void> {
   ]);
   if (clauseText(e.row.otherclause)) throw validationError('OtherClause: GROUP BY and HAVING clauses are not supported by info windows');
   const id = Number(e.row.ad_infowindow_id);
-  await explainWindow(e.tx, e.dict, e.auth, e.row, Number.isFinite(id) ? await columnsOf(e.tx, id) : []);
+  await explainWindow(e.tx, e.dict, savingAuth(e.auth), e.row, Number.isFinite(id) ? await columnsOf(e.tx, id) : []);
 }
 
 async function checkColumn(e: ModelEvent): Promise<void> {
-  checkClauses(e.row, [
+  checkClauses(e, [
     ['selectclause', 'SelectClause'],
     ['queryfunction', 'QueryFunction'],
   ]);
@@ -88,7 +90,7 @@ async function checkColumn(e: ModelEvent): Promise<void> {
   if (!rows.length) return;
   const others = (await columnsOf(e.tx, Number(rows[0]!.ad_infowindow_id))).filter((c) => Number(c.ad_infocolumn_id) !== Number(e.row.ad_infocolumn_id));
   // The column as it will be saved, even if inactive: it may be switched on later without another check.
-  await explainWindow(e.tx, e.dict, e.auth, rows[0]!, [...others, e.row]);
+  await explainWindow(e.tx, e.dict, savingAuth(e.auth), rows[0]!, [...others, e.row]);
 }
 
 /** Info window SQL clauses are checked whenever an info window or one of its columns is saved. */

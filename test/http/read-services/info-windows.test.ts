@@ -225,7 +225,26 @@ describe('info windows', () => {
     const access = await post('ad_infowindow_access', { AD_InfoWindow_ID: id, AD_Role_ID: 0 });
     assert.equal(access.status, 201, access.text);
     const rows = await server.request('GET', `/api/v1/infos/partner-check?$parameters=${q(JSON.stringify({ Name: 'joe' }))}`, { token: system });
-    assert.equal(rows.status, 200, rows.text);
-    assert.deepEqual(rows.body['infowindow-records'], [], 'System sees no partner of GardenWorld');
+    assert.equal(rows.status, 403, 'the System role does not read partners, as /models/c_bpartner answers it');
+    // The tenant's administrator gives the tenant's role access to the System's window.
+    const tenantAccess = await server.request('POST', '/api/v1/models/ad_infowindow_access', { token: admin, body: { AD_InfoWindow_ID: id, AD_Role_ID: 102 } });
+    assert.equal(tenantAccess.status, 201, tenantAccess.text);
+    const joe = await records(`/api/v1/infos/partner-check?$parameters=${q(JSON.stringify({ Name: 'joe' }))}`);
+    assert.deepEqual(joe.map((b) => b.Name), ['Joe Block'], 'Upper(Name) LIKE UPPER(value%)');
+  });
+
+  it('refuses secret columns in clauses and windows over tables the role may not read', async () => {
+    const system = await systemLogin(server);
+    const post = (table: string, body: unknown) => server.request('POST', `/api/v1/models/${table}`, { token: system, body });
+    const secret = await post('ad_infowindow', { Name: 'Users', AD_Table_ID: 114, FromClause: 'AD_User u', WhereClause: "u.Password IS NOT NULL", EntityType: 'U' });
+    assert.equal(secret.status, 400, secret.text);
+    assert.match(secret.body.detail, /secret column/);
+    const tables = await post('ad_infowindow', { Name: 'Tables', AD_Table_ID: 100, FromClause: 'AD_Table t', EntityType: 'U' });
+    assert.equal(tables.status, 201, tables.text);
+    assert.equal((await server.request('POST', '/api/v1/models/ad_infowindow_access', { token: admin, body: { AD_InfoWindow_ID: tables.body.id, AD_Role_ID: 102 } })).status, 201);
+    assert.equal((await post('ad_infowindow_access', { AD_InfoWindow_ID: tables.body.id, AD_Role_ID: 0 })).status, 201);
+    const denied = await get('/api/v1/infos/tables');
+    assert.equal(denied.status, 403, 'a client role does not read AD_Table through an info window either');
+    assert.equal((await server.request('GET', '/api/v1/infos/tables', { token: system })).status, 200);
   });
 });
