@@ -90,6 +90,9 @@ try {
     if (v.key === 'host') v.value = '127.0.0.1';
     if (v.key === 'port') v.value = String(port);
   }
+  // The collection's /infos script reads the answer as a bare array, which the original no longer
+  // gives ({infowindows: [...]}), so it never sets infoSlug: the slug it means is given here.
+  if (!environment.values.some((v) => v.key === 'infoSlug')) environment.values.push({ key: 'infoSlug', value: 'business-partner-info', enabled: true });
   const summary = await new Promise((resolve, reject) =>
     newman.run({ collection: playOrder(JSON.parse(fs.readFileSync(collection, 'utf8'))), environment, reporters: [], timeoutRequest: 30_000 }, (err, s) => (err ? reject(err) : resolve(s))),
   );

@@ -11,6 +11,10 @@ import { authRoutes } from './auth/routes.js';
 import { processRoutes } from './processes/process-routes.js';
 import { archiveRoutes } from './archives/archive-routes.js';
 import { printRoutes } from './print/print-routes.js';
+import { referenceRoutes } from './references/reference-routes.js';
+import { infoWindowRoutes } from './infowindows/info-routes.js';
+import { statusLineRoutes } from './statuslines/status-line-routes.js';
+import { chartRoutes } from './charts/chart-routes.js';
 import type { Services } from './services.js';
 import { clientErrors, frameworkErrors } from './http/framework-errors.js';
 import { RouteMethods } from './http/route-methods.js';
@@ -49,5 +53,9 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await processRoutes(app, s);
   await archiveRoutes(app, s);
   await printRoutes(app, s);
+  await referenceRoutes(app, s);
+  await infoWindowRoutes(app, s);
+  await statusLineRoutes(app, s);
+  await chartRoutes(app, s);
   return app;
 }

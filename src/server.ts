@@ -17,6 +17,9 @@ import { registerSecurityRules } from './access/security-rules.js';
 import { registerPasswordRules } from './auth/password-on-save.js';
 import { registerConfigurationLevelRules } from './sysconfig/configuration-level.js';
 import { JobQueue } from './queue/job-queue.js';
+import { registerInfoWindowRules } from './infowindows/info-validation.js';
+import { registerStatusLineRules } from './statuslines/status-line-rules.js';
+import { registerChartRules } from './charts/chart-rules.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -58,6 +61,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerSecurityRules(events);
     registerPasswordRules(events, sysConfig);
     registerConfigurationLevelRules(events);
+    registerInfoWindowRules(events);
+    registerStatusLineRules(events);
+    registerChartRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const queue = new JobQueue({ db, log, owner: `${config.nodeId || os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}` });

@@ -416,6 +416,11 @@ for (const [id, r] of references) {
 
 const valRules = supplement.valRules.map((v) => ({ ...v, EntityType: 'D' }));
 
+// References that clients name by a known UUID keep it (others get a deterministic one when seeded).
+for (const [id, uu] of Object.entries(supplement.referenceUUs ?? {})) {
+  if (!id.startsWith('_') && references.has(Number(id))) references.get(Number(id)).AD_Reference_UU = uu;
+}
+
 fs.mkdirSync(outDir, { recursive: true });
 const write = (name, data) => fs.writeFileSync(path.join(outDir, name), JSON.stringify(data, null, 1) + '\n');
 write('tables.json', tables);

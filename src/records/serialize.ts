@@ -1,4 +1,5 @@
 import type { Column, Dictionary, Reference, Table } from '../dictionary/model.js';
+import type { ColumnKind } from '../dictionary/display-type.js';
 import { toBuffer } from '../db/type-parsers.js';
 import { hasTextKey } from './reference-key.js';
 import { formatDate, formatDateTime, formatInstant, formatTime } from './format.js';
@@ -38,16 +39,13 @@ export function listReferenceOf(dict: Dictionary, column: Column): Reference | u
 /** An image's base64 data as a record shows it: without the line breaks the database puts in. */
 export const imageDataText = (data: unknown): string => String(data).replace(/\s+/g, '');
 
-/** One column's JSON form by its type (the spec's value-format table). */
-export function columnValue(dict: Dictionary, column: Column, row: Record<string, unknown>): Json | undefined {
-  const v = row[column.dbName];
-  if (v === null || v === undefined) return undefined;
-  switch (column.kind) {
+/** The JSON form of a present value of a kind that needs nothing but the value (undefined for the others). */
+export function plainValue(kind: ColumnKind, v: unknown): Json | undefined {
+  switch (kind) {
     case 'boolean':
       return v === 'Y' || v === true;
     case 'integer':
     case 'record-id':
-      return Number(v);
     case 'number':
       return Number(v);
     case 'date':
@@ -58,6 +56,18 @@ export function columnValue(dict: Dictionary, column: Column, row: Record<string
       return formatTime(String(v));
     case 'timestamptz':
       return formatInstant(String(v));
+    default:
+      return undefined;
+  }
+}
+
+/** One column's JSON form by its type (the spec's value-format table). */
+export function columnValue(dict: Dictionary, column: Column, row: Record<string, unknown>): Json | undefined {
+  const v = row[column.dbName];
+  if (v === null || v === undefined) return undefined;
+  const plain = plainValue(column.kind, v);
+  if (plain !== undefined) return plain;
+  switch (column.kind) {
     case 'binary':
       return toBuffer(v)!.toString('base64');
     case 'json':

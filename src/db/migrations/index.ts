@@ -3,6 +3,7 @@ import { ident } from '../sql.js';
 import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
+import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
@@ -115,6 +116,47 @@ export const migrations: Migration[] = [
     name: 'built-in processes (AD_Process, parameters, access), job notice message, print formats',
     async up(tx) {
       await addProcessSeed(tx);
+    },
+  },
+  {
+    version: 40,
+    name: 'references keep the UUIDs clients know them by (supplement referenceUUs)',
+    async up(tx) {
+      for (const r of readSeedDictionary().references) {
+        if (r.ad_reference_uu) await tx.query('UPDATE ad_reference SET ad_reference_uu = $1 WHERE ad_reference_id = $2', [r.ad_reference_uu, r.ad_reference_id]);
+      }
+    },
+  },
+  {
+    version: 41,
+    name: 'processes of the standard info windows (AD_InfoProcess seed rows)',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_InfoWindow', 'AD_InfoColumn', 'AD_InfoProcess', 'AD_InfoRelated', 'AD_InfoWindow_Access']);
+    },
+  },
+  {
+    version: 42,
+    name: 'status line Dashboard_OrderCount counts orders of the top and the current year (AD_StatusLine 200024, AD_Message 200501)',
+    async up(tx) {
+      const data = readSeedData();
+      const line = data.get('AD_StatusLine')?.find((r) => r.AD_StatusLine_ID === 200024);
+      const message = data.get('AD_Message')?.find((r) => r.AD_Message_ID === 200501);
+      if (line) await tx.query('UPDATE ad_statusline SET sqlstatement = $1 WHERE ad_statusline_id = 200024', [line.SQLStatement]);
+      if (message) await tx.query('UPDATE ad_message SET msgtext = $1 WHERE ad_message_id = 200501', [message.MsgText]);
+    },
+  },
+  {
+    version: 43,
+    name: 'chart datasources (AD_ChartDatasource) and the demo charts over orders and invoices',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_Chart', 'AD_ChartDatasource']);
+    },
+  },
+  {
+    version: 44,
+    name: 'translations of list values (AD_Ref_List_Trl)',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_Ref_List_Trl']);
     },
   },
 ];
