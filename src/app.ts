@@ -7,6 +7,7 @@ import { modelWriteRoutes } from './records/http/model-write-routes.js';
 import { batchRoutes } from './batch/batch-routes.js';
 import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
+import { screenRoutes } from './screens/screen-routes.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -32,5 +33,6 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await modelReadRoutes(app, s);
   await modelWriteRoutes(app, s);
   await batchRoutes(app, s);
+  await screenRoutes(app, s);
   return app;
 }
