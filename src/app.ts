@@ -8,6 +8,7 @@ import { batchRoutes } from './batch/batch-routes.js';
 import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
 import { screenRoutes } from './screens/screen-routes.js';
+import { viewRoutes } from './views/view-routes.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -34,5 +35,6 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await modelWriteRoutes(app, s);
   await batchRoutes(app, s);
   await screenRoutes(app, s);
+  await viewRoutes(app, s);
   return app;
 }

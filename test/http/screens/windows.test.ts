@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
-import { login } from '../../helpers/login.js';
+import { demoRoleTokens } from '../../helpers/demo-roles.js';
 
 const q = (s: string) => encodeURIComponent(s);
 
@@ -14,9 +14,7 @@ describe('windows, tabs, fields, forms and menu tree', () => {
 
   before(async () => {
     server = await startTestServer();
-    admin = await login(server);
-    user = await login(server, { userName: 'GardenUser', password: 'GardenUser', roleId: 103 });
-    ws = await login(server, { userName: 'WebService', password: 'WebService', roleId: 50004 });
+    ({ admin, user, ws } = await demoRoleTokens(server));
   });
   after(async () => {
     await server.close();
