@@ -9,6 +9,8 @@ import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
 import { screenRoutes } from './screens/screen-routes.js';
 import { viewRoutes } from './views/view-routes.js';
+import { collectRoutes } from './openapi/route-catalogue.js';
+import { openApiRoutes } from './openapi/openapi-routes.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -26,6 +28,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: s.config.logLevel !== 'debug' && s.config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 },
   });
+  const routes = collectRoutes(app);
   registerErrorHandlers(app);
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
@@ -36,5 +39,6 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await batchRoutes(app, s);
   await screenRoutes(app, s);
   await viewRoutes(app, s);
+  await openApiRoutes(app, s, routes);
   return app;
 }
