@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Tx } from '../db/types.js';
 import { badRequest } from '../errors.js';
+import type { JsonObject } from '../records/serialize.js';
 import { parseFilter } from '../records/query/filter-parser.js';
 import type { ReadContext } from '../records/read/read-context.js';
 import type { Services } from '../services.js';
@@ -11,6 +13,11 @@ import { getRecord } from '../records/read/reader.js';
 import { parseTabExpand, parseTabListOptions, tabRecord, tabRecordsPage, tabScope, type TabPage } from './tab-records.js';
 import { createTabRecord, deleteTabRecord, updateTabRecord, type TabWrite } from './tab-writes.js';
 import { FIELD_COLUMNS, accessibleWindows, headerTab, tabBySlug, tabRecord as tabDefinition, windowBySlug, windowRecord, windowTabs } from './window-model.js';
+
+/** Carries a dry run's answer out of the transaction it rolls back. */
+class DryRun {
+  body: JsonObject = {};
+}
 
 type P = { window: string; tab: string; id: string; child: string; treeId: string };
 
@@ -91,22 +98,41 @@ export async function screenRoutes(app: FastifyInstance, s: Services): Promise<v
     return { window, tabs, tab: tabSlug === undefined ? headerTab(tabs, req.params.window) : tabBySlug(tabs, tabSlug) };
   };
 
+  /**
+   * Runs a window write in one transaction; with `$save=false` (the original's dry run) the
+   * transaction is rolled back after the record is built and checked, and 200 shows what would be saved.
+   */
+  const write = async (req: FastifyRequest, reply: import('fastify').FastifyReply, status: number, fn: (tx: Tx) => Promise<JsonObject>) => {
+    const save = (req.query as Record<string, unknown>).$save;
+    if (save !== undefined && save !== 'true' && save !== 'false') throw badRequest('Invalid $save', 'Expected true or false');
+    if (save !== 'false') return reply.code(status).send(await s.db.tx(fn));
+    const dry = new DryRun();
+    await s.db
+      .tx(async (tx) => {
+        dry.body = await fn(tx);
+        throw dry;
+      })
+      .catch((e: unknown) => {
+        if (e !== dry) throw e;
+      });
+    return reply.code(200).send(dry.body);
+  };
   app.post<{ Params: P }>('/api/v1/windows/:window', async (req, reply) => {
     const w = await writeTarget(req);
-    return reply.code(201).send(await s.db.tx((tx) => createTabRecord(s, req.auth, tx, w, null, req.body)));
+    return write(req, reply, 201, (tx) => createTabRecord(s, req.auth, tx, w, null, req.body));
   });
   app.post<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id/:child', async (req, reply) => {
     const w = await writeTarget(req, req.params.child);
     const parent = tabBySlug(w.tabs, req.params.tab);
-    return reply.code(201).send(await s.db.tx((tx) => createTabRecord(s, req.auth, tx, w, { tab: parent, id: req.params.id }, req.body)));
+    return write(req, reply, 201, (tx) => createTabRecord(s, req.auth, tx, w, { tab: parent, id: req.params.id }, req.body));
   });
-  app.put<{ Params: P }>('/api/v1/windows/:window/:id', async (req) => {
+  app.put<{ Params: P }>('/api/v1/windows/:window/:id', async (req, reply) => {
     const w = await writeTarget(req);
-    return s.db.tx((tx) => updateTabRecord(s, req.auth, tx, w, req.params.id, req.body));
+    return write(req, reply, 200, (tx) => updateTabRecord(s, req.auth, tx, w, req.params.id, req.body));
   });
-  app.put<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id', async (req) => {
+  app.put<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id', async (req, reply) => {
     const w = await writeTarget(req, req.params.tab);
-    return s.db.tx((tx) => updateTabRecord(s, req.auth, tx, w, req.params.id, req.body));
+    return write(req, reply, 200, (tx) => updateTabRecord(s, req.auth, tx, w, req.params.id, req.body));
   });
   app.delete<{ Params: P }>('/api/v1/windows/:window/:id', async (req) => {
     const w = await writeTarget(req);

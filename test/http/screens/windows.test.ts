@@ -182,6 +182,14 @@ describe('windows, tabs, fields, forms and menu tree', () => {
     assert.equal(bad.status, 400, bad.text);
     const tax = await as(admin, 'POST', '/api/v1/windows/sales-order', { ...body, 'order-tax': [{}] });
     assert.equal(tax.status, 403, 'a read-only child tab takes no records');
+    const count = async () => (await as(admin, 'GET', `/api/v1/models/c_order?$filter=${q('IsSOTrx eq true')}`)).body['row-count'];
+    const orders = await count();
+    const dry = await as(admin, 'POST', '/api/v1/windows/sales-order?$save=false', body);
+    assert.equal(dry.status, 200, dry.text);
+    assert.equal(dry.body['order-line'].length, 1, 'the record as it would be saved');
+    assert.equal(await count(), orders, 'a dry run saves nothing');
+    const dryBad = await as(admin, 'POST', '/api/v1/windows/sales-order?$save=maybe', body);
+    assert.equal(dryBad.status, 400);
     const header = await as(admin, 'PUT', `/api/v1/windows/sales-order/${r.body.id}`, { description: 'through the window' });
     assert.equal(header.status, 200, header.text);
     assert.equal(header.body.description, 'through the window');
