@@ -17,24 +17,50 @@ type P = { view: string; id: string; property: string };
 /** The view's where clause (dictionary SQL on the table name, the read's alias); clauses with context variables are left out. */
 const viewScope = (view: RestView): ReadScope | undefined => (view.whereClause && !view.whereClause.includes('@') ? () => `(${view.whereClause})` : undefined);
 
+/** Related views shown with every record of a view (IsRestAutoExpand), with their views. */
+const autoExpanded = (views: RestView[], view: RestView) =>
+  view.related.flatMap((r) => {
+    const related = r.autoExpand ? views.find((v) => v.id === r.viewId && v !== view) : undefined;
+    return related ? [{ name: r.name, view: related }] : [];
+  });
+
 /** /models read options with view property names turned into the table's column names. */
-function viewReadOptions(view: RestView, o: ReadOptions): ReadOptions {
+function viewReadOptions(views: RestView[], view: RestView, o: ReadOptions): ReadOptions {
   const out: ReadOptions = { ...o, select: mapSelect(view, o.select) };
   if (o.filter) out.filter = mapFilter(view, o.filter);
   if (o.orderby) out.orderby = mapOrder(view, o.orderby);
-  const expand = mapExpand(view, o.expand);
-  if (expand) out.expand = expand;
+  const expand = [...(mapExpand(view, o.expand) ?? [])];
+  for (const r of autoExpanded(views, view)) {
+    if (!expand.some((e) => e.name.toLowerCase() === r.view.table.name.toLowerCase())) expand.push({ name: r.view.table.name, options: { select: mapSelect(r.view, undefined) }, raw: r.view.table.name });
+  }
+  if (expand.length) out.expand = expand;
   return out;
 }
 
-/** Records of a view, with master expansions of columns that name a reference view in that view's shape. */
+/**
+ * Records of a view: master expansions of columns that name a reference view in that view's
+ * shape, and the records of auto-expanded related views under the related view's name.
+ */
 function shaper(views: RestView[], view: RestView) {
   const convert = (col: ViewColumn, v: Json): Json => {
     if (!col.referenceViewId || !v || typeof v !== 'object' || Array.isArray(v) || 'propertyLabel' in v) return v;
     const ref = views.find((x) => x.id === col.referenceViewId);
     return ref ? toViewRecord(ref, v, { viewName: false }) : v;
   };
-  return (record: JsonObject): JsonObject => toViewRecord(view, record, { convert });
+  const related = autoExpanded(views, view);
+  return (record: JsonObject): JsonObject => {
+    const source: JsonObject = { ...record };
+    const extra: [string, Json][] = [];
+    for (const r of related) {
+      const rows = source[r.view.table.name];
+      if (!Array.isArray(rows)) continue;
+      delete source[r.view.table.name];
+      extra.push([r.name, rows.map((x) => toViewRecord(r.view, x as JsonObject, { viewName: false }))]);
+    }
+    const out = toViewRecord(view, source, { convert });
+    for (const [k, v] of extra) out[k] = v;
+    return out;
+  };
 }
 
 /** /views: REST views (REST_View, REST_ViewColumn, REST_ViewRelated) with the sub-paths of /models. */
@@ -80,7 +106,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
 
   app.get<{ Params: P }>('/api/v1/views/:view', async (req, reply) => {
     const { rc, views, view } = await target(req);
-    const o = viewReadOptions(view, await options(req, view));
+    const o = viewReadOptions(views, view, await options(req, view));
     const result = await s.db.connection((q) => listRecords({ ...rc, q }, view.table, o, viewScope(view)));
     const records = result.json ? (JSON.parse(`[${result.json.pieces.join('')}]`) as JsonObject[]) : result.records;
     const pageCount = o.top > 0 ? Math.ceil(result.rowCount / o.top) : 0;
@@ -94,7 +120,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
 
   app.get<{ Params: P }>('/api/v1/views/:view/:id', async (req) => {
     const { rc, views, view } = await target(req);
-    const o = viewReadOptions(view, await options(req, view));
+    const o = viewReadOptions(views, view, await options(req, view));
     const { record, sql } = await getRecord(rc, view.table, req.params.id, o, viewScope(view));
     const out = shaper(views, view)(record);
     if (o.showSql) for (const [k, v] of sql) out[k] = v;

@@ -102,6 +102,22 @@ describe('REST views', () => {
     assert.equal(gone.status, 404);
   });
 
+  it('shows the records of an auto-expanded related view under its name', async () => {
+    await server.services.db.query(`UPDATE rest_viewrelated SET isrestautoexpand = 'Y' WHERE rest_viewrelated_id = 200000`);
+    try {
+      const r = await as(admin, 'GET', '/api/v1/views/users/101');
+      assert.equal(r.status, 200, r.text);
+      assert.ok(Array.isArray(r.body.roles) && r.body.roles.length > 0, r.text);
+      assert.ok(r.body.roles.every((x: Record<string, unknown>) => x.role && x['model-name'] === 'ad_user_roles' && !('AD_Role_ID' in x)), JSON.stringify(r.body.roles));
+      const list = await as(admin, 'GET', `/api/v1/views/users?$filter=${q("name eq 'GardenAdmin'")}`);
+      assert.deepEqual(list.body.records[0].roles, r.body.roles);
+    } finally {
+      await server.services.db.query(`UPDATE rest_viewrelated SET isrestautoexpand = 'N' WHERE rest_viewrelated_id = 200000`);
+    }
+    const plain = await as(admin, 'GET', '/api/v1/views/users/101');
+    assert.equal(plain.body.roles, undefined);
+  });
+
   it('follows the same access rules as /models', async () => {
     const sys = await as(user, 'PUT', '/api/v1/views/users/100', { name: 'hacked' });
     assert.equal(sys.status, 403, sys.text);
