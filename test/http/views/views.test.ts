@@ -129,6 +129,11 @@ describe('REST views', () => {
     const views = await as(user, 'GET', '/api/v1/views');
     const names = views.body.views.map((v: { name: string }) => v.name);
     assert.equal(names.includes('userRoles'), models.status === 200, 'a view on a table the role cannot read is not listed');
+    // Views carry SQL (their where clause): only the System role defines them.
+    const define = await as(admin, 'POST', '/api/v1/models/rest_view', { Name: 'mine', AD_Table_ID: 114, WhereClause: '1=1' });
+    assert.equal(define.status, 403, define.text);
+    const change = await as(admin, 'PUT', '/api/v1/models/rest_view/200000', { WhereClause: '1=1' });
+    assert.equal(change.status, 403, change.text);
     const anon = await server.request('GET', '/api/v1/views/users');
     assert.equal(anon.status, 401);
   });
