@@ -15,6 +15,10 @@ import { referenceRoutes } from './references/reference-routes.js';
 import { infoWindowRoutes } from './infowindows/info-routes.js';
 import { statusLineRoutes } from './statuslines/status-line-routes.js';
 import { chartRoutes } from './charts/chart-routes.js';
+import { screenRoutes } from './screens/screen-routes.js';
+import { viewRoutes } from './views/view-routes.js';
+import { collectRoutes } from './openapi/route-catalogue.js';
+import { openApiRoutes } from './openapi/openapi-routes.js';
 import type { Services } from './services.js';
 import { clientErrors, frameworkErrors } from './http/framework-errors.js';
 import { RouteMethods } from './http/route-methods.js';
@@ -38,10 +42,11 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: s.config.logLevel !== 'debug' && s.config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 },
   });
-  const routes = new RouteMethods();
-  routes.watch(app);
+  const methods = new RouteMethods();
+  methods.watch(app);
   limitPublicBodies(app);
-  registerErrorHandlers(app, routes);
+  registerErrorHandlers(app, methods);
+  const routes = collectRoutes(app);
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
   registerQueryParameterCheck(app, parameterIgnorer(s));
@@ -57,5 +62,8 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await infoWindowRoutes(app, s);
   await statusLineRoutes(app, s);
   await chartRoutes(app, s);
+  await screenRoutes(app, s);
+  await viewRoutes(app, s);
+  await openApiRoutes(app, s, routes);
   return app;
 }

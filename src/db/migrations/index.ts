@@ -159,6 +159,14 @@ export const migrations: Migration[] = [
       await addSeedTables(tx, ['AD_Ref_List_Trl']);
     },
   },
+  {
+    version: 50,
+    name: 'REST views (REST_View, REST_ViewColumn, REST_ViewRelated), bank account documents and their tab; the Order Tax tab is advanced',
+    async up(tx) {
+      await addSeedTables(tx, ['C_BankAccountDoc', 'REST_View', 'REST_ViewColumn', 'REST_ViewRelated', 'AD_Tab']);
+      await tx.query(`UPDATE ad_tab SET isadvancedtab = 'Y' WHERE ad_tab_id = 188`);
+    },
+  },
 ];
 
 /**

@@ -48,14 +48,21 @@ export function countFromPage(rows: number, top: number, skip: number): number |
   return skip + rows;
 }
 
+/**
+ * A condition that narrows a read to part of a table (a window tab's records, the details of one
+ * record), rendered against the read's builder and alias.
+ */
+export type ReadScope = (sql: SqlBuilder, alias: string) => string;
+
 /** A page of records matching the options, with the total count (counted only when the page cannot tell it). */
-export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions): Promise<ListResult> {
+export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions, scope?: ReadScope): Promise<ListResult> {
   assertTableAccess(rc.auth, table);
   const alias = table.dbName;
   const proj = projection(rc.dict, table, o.select, alias);
   const output = proj.output;
   const sql = new SqlBuilder();
-  const extra = o.valrule ? valRuleSql(findValRule(rc.dict, o.valrule), o.context, rc.auth, sql) : undefined;
+  const conditions = [o.valrule ? valRuleSql(findValRule(rc.dict, o.valrule), o.context, rc.auth, sql) : '', scope ? scope(sql, alias) : ''].filter(Boolean);
+  const extra = conditions.length ? conditions.join(' AND ') : undefined;
   const where = whereClause(rc, table, alias, sql, { activeOnly: true, filter: o.filter, label: o.label, extra }).join(' AND ');
   const from = `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`;
   const countText = `SELECT count(*) AS n ${from}`;
@@ -113,10 +120,11 @@ export function keyCondition(table: Table, idText: string, alias: string, sql: S
 }
 
 /** Tells apart "no such record" (404) from "not yours" (403) after an access-filtered miss. */
-async function missing(rc: ReadContext, table: Table, idText: string): Promise<never> {
+async function missing(rc: ReadContext, table: Table, idText: string, scope?: ReadScope): Promise<never> {
   const sql = new SqlBuilder();
-  const cond = keyCondition(table, idText, 'x', sql);
-  const { rows } = await rc.q.query(`SELECT 1 FROM ${ident(table.dbName)} x WHERE ${cond}`, sql.values);
+  const alias = table.dbName;
+  const cond = [keyCondition(table, idText, alias, sql), ...(scope ? [scope(sql, alias)] : [])].join(' AND ');
+  const { rows } = await rc.q.query(`SELECT 1 FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${cond}`, sql.values);
   if (rows.length) throw forbidden('Access denied', `Access denied for record with id: ${idText}`);
   throw notFound('Record not found', `No record found matching id: ${idText}`);
 }
@@ -128,13 +136,13 @@ export interface SingleResult {
 }
 
 /** The projection and FROM/WHERE tail of a read of one record by id or UUID, access rules applied. */
-function singleRead(rc: ReadContext, table: Table, idText: string, select: string[] | undefined): { proj: Projection; text: string; values: unknown[] } {
+function singleRead(rc: ReadContext, table: Table, idText: string, select: string[] | undefined, scope?: ReadScope): { proj: Projection; text: string; values: unknown[] } {
   assertTableAccess(rc.auth, table);
   const alias = table.dbName;
   const proj = projection(rc.dict, table, select, alias);
   const sql = new SqlBuilder();
   const cond = keyCondition(table, idText, alias, sql);
-  const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false })].join(' AND ');
+  const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false }), ...(scope ? [scope(sql, alias)] : [])].join(' AND ');
   return { proj, text: statementText(proj, `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`), values: sql.values };
 }
 
@@ -159,11 +167,11 @@ export async function getRecordJson(rc: ReadContext, table: Table, idText: strin
 }
 
 /** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */
-export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>): Promise<SingleResult> {
-  const { proj, text, values } = singleRead(rc, table, idText, o.select);
+export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>, scope?: ReadScope): Promise<SingleResult> {
+  const { proj, text, values } = singleRead(rc, table, idText, o.select, scope);
   const commands: SqlCommands = new Map([['sql-command', text]]);
   const rows = await queryPacked(rc.q, text, values, proj.items);
-  if (!rows.length) return missing(rc, table, idText);
+  if (!rows.length) return missing(rc, table, idText, scope);
   const record = serializeRecord(rc.dict, table, rows[0]!, { columns: proj.output });
   if (o.expand?.length) await expandRecords(rc, table, rows, [record], o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, [record], o.showLabel);
