@@ -69,9 +69,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const queue = new JobQueue({ db, log, owner: `${config.nodeId || os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}` });
     const services: Services = { config, db, dictionary, sysConfig, events, log, auth, queue };
     const app = await buildApp(services);
-    // Kinds are registered by the route modules above; the workers start once they all are.
-    await queue.start();
     const address = await app.listen({ port: config.port, host: config.host });
+    // Kinds are registered by the route modules above; the workers start once they all are and the instance serves.
+    await queue.start();
     const url = address.replace('[::]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
     let closed = false;
     return {
