@@ -94,7 +94,17 @@ function checkOwnTableRule(e: ModelEvent): void {
   if (roleId === e.auth.roleId && e.auth.roleId !== 0) throw forbidden('Access denied', 'A role cannot change its own table access rules');
 }
 
+/**
+ * Records of process runs are written by the process runner only: a client that could write them
+ * could fake a running instance (and make a process answer 409) or a result.
+ */
+const RUNNER_TABLES = ['AD_PInstance', 'AD_PInstance_Para', 'AD_PInstance_Log'];
+const refuseRunnerTable = (e: ModelEvent): never => {
+  throw forbidden('Access denied', `${e.table.name} records are written by the process runner only`);
+};
+
 export function registerSecurityRules(events: ModelEvents): void {
+  for (const t of RUNNER_TABLES) for (const type of ['before-new', 'before-change', 'before-delete'] as const) events.on(type, t, refuseRunnerTable);
   for (const type of ['before-new', 'before-change', 'before-delete'] as const) events.on(type, 'AD_Table_Access', checkOwnTableRule);
   for (const type of ['before-new', 'before-change'] as const) {
     events.on(type, 'AD_Role', checkRoleWrite);

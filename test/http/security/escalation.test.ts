@@ -92,6 +92,14 @@ describe('no account takeover, no privilege escalation', () => {
     assert.equal(byAdmin.status, 200, byAdmin.text);
   });
 
+  it('leaves records of process runs to the process runner, even for administrators', async () => {
+    const fake = await as(admin, 'POST', '/api/v1/models/ad_pinstance', { AD_Process_ID: 136, IsProcessing: true });
+    assert.equal(fake.status, 403, fake.text);
+    assert.match(fake.body.detail, /process runner/);
+    const { rows } = await server.services.db.query(`SELECT 1 FROM ad_pinstance WHERE isprocessing = 'Y'`);
+    assert.equal(rows.length, 0);
+  });
+
   describe('a client administrator without advanced access', () => {
     let limited: string;
     let limitedRole = 0;
