@@ -76,9 +76,14 @@ async function checkRoleAssignment(e: ModelEvent): Promise<void> {
   if (beyond.length) throw forbidden('Access denied', `The role ${String(assigned.name)} grants more than this role has: ${named(beyond)}`);
 }
 
-/** Access rows (window, process, form, ...) that would widen the writing role's own access. */
-function checkOwnAccessRow(e: ModelEvent): void {
+/**
+ * Access rows (window, process, form, ...) that would widen the writing role's own access. A role
+ * that is not manual (IsManual = N) is exempt: the original grants such a role access to its
+ * client's new windows and processes by itself.
+ */
+async function checkOwnAccessRow(e: ModelEvent): Promise<void> {
   if (Number(e.row.ad_role_id) !== e.auth.roleId || e.auth.roleId === 0) return;
+  if (!yes((await callerRole(e)).ismanual)) return;
   const widens =
     e.type === 'before-new'
       ? yes(e.row.isactive ?? 'Y')

@@ -54,7 +54,7 @@ describe('record print and archives', () => {
     assert.equal(ship.status, 200);
     const shipText = (await pdfText(ship.body)).join('\n');
     assert.match(shipText, /Shipment 500000/);
-    assert.match(shipText, /Lines: 2/);
+    assert.match(shipText, /Lines: 3/);
     assert.doesNotMatch(shipText, /Grand Total/);
   });
 
