@@ -21,8 +21,8 @@ import { pgbenchScript, runPgbench, statementLabels } from './lib/pgbench.mjs';
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { errorLines, evaluateTargets, formatTable, round, statementCostRatios } from './lib/report.mjs';
 import { sendOne } from './lib/requests.mjs';
-import { ceilingRequests, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
-import { freePort, getJson, login, loginSession, startDictum, waitIdle, watchMemory } from './lib/server.mjs';
+import { ceilingRequests, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
+import { freePort, getJson, login, loginSession, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
 import { ensureWrk, findOnPath, runWrk } from './lib/wrk.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -88,6 +88,11 @@ async function main() {
       s.p50Ratio = round(s.full.p50Ms / s.small.p50Ms);
       if (s.small.ceiling && s.full.ceilingTps) s.ceilingCostRatio = round(s.small.ceiling.tps / s.full.ceilingTps);
       s.statementCostRatios = statementCostRatios(s.small.ceiling?.byStatement, results.scenarios.list.ceiling?.byStatement);
+      const fullEstimated = results.scenarios.listEstimated;
+      if (s.smallEstimated?.rps && fullEstimated?.rps) {
+        s.fullEstimated = { rps: fullEstimated.rps, p50Ms: fullEstimated.p50Ms, p99Ms: fullEstimated.p99Ms, rowCount: fullEstimated.rowCount };
+        s.costRatioEstimated = round(s.smallEstimated.rps / fullEstimated.rps);
+      }
     }
     // Report rendering runs alone, in a process of its own, so that its memory is its own.
     if (wanted('reports')) results.reports = reportPhase(Math.min(opts.duration, 5));
@@ -364,12 +369,14 @@ async function scalingPhase(ctx, smallUrl) {
   const { server, client } = await prepareDatabase(smallUrl, opts.smallRows, opts.seed);
   try {
     const token = await login(server.baseUrl);
-    const desc = scenarioList({ rows: opts.smallRows, prefix: opts.prefix, uuidFile: '' }).find((s) => s.key === 'list');
+    const descs = scenarioList({ rows: opts.smallRows, prefix: opts.prefix, uuidFile: '' });
+    const desc = descs.find((s) => s.key === 'list');
     const captured = await captureCeilings(ctx, smallUrl, ceilingRequests({ rows: opts.smallRows, prefix: opts.prefix }).filter((r) => r.key === 'list'));
     const small = await measure(ctx, server, token, desc, null);
+    const smallEstimated = await measure(ctx, server, token, descs.find((s) => s.key === 'listEstimated'), null);
     const c = await runCeiling(ctx, smallUrl, 'list', captured, { eachStatement: true });
     if (c && !c.error) attachCeiling(small, c);
-    return { smallRows: opts.smallRows, database: databaseName(smallUrl), small };
+    return { smallRows: opts.smallRows, database: databaseName(smallUrl), small, smallEstimated };
   } finally {
     await client.end();
     await stopServer(server);
@@ -420,6 +427,11 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
       attachCeiling(results.scenarios[desc.key], await runCeiling(ctx, databaseUrl, desc.ceiling, captured, { eachStatement }));
       memory.phase('between');
     }
+    if (wanted('list') || wanted('byId')) {
+      memory.phase('hand-written');
+      results.handwritten = await handwrittenPhase(ctx, server, token, databaseUrl, all, wanted);
+      memory.phase('between');
+    }
     for (const desc of rest) {
       results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
       if (desc.key !== 'createCompleteOrder') continue;
@@ -444,6 +456,53 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     const summary = summarizeNewestProfile(path.resolve(opts.profileDir));
     if (summary) results.profile = summary;
   }
+}
+
+/**
+ * The list read and the read by id against the hand-written Fastify + pg server on the same
+ * database, alternated with Dictum in rounds of half the duration (Dictum, hand-written, Dictum,
+ * hand-written), so that both meet the same moments of a shared machine. Ratio = Dictum / hand-written.
+ */
+async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted) {
+  const { opts, driver, workDir } = ctx;
+  log('== hand-written Fastify + pg server, alternated with Dictum');
+  const hw = await startHandwritten({ root, databaseUrl, port: await freePort() });
+  running.add(hw);
+  const hwMemory = watchMemory(hw.pid, 100);
+  const out = {};
+  try {
+    const descs = handwrittenScenarios({ rows: opts.rows, prefix: opts.prefix });
+    for (const key of ['list', 'byId']) {
+      const d = all.find((x) => x.key === key);
+      if (!d || !wanted(key)) continue;
+      const h = descs[key];
+      const seconds = Math.max(1, Math.round(opts.duration / 2));
+      const runs = { dictum: [], handwritten: [] };
+      const args = { token, connections: opts.connections, threads: opts.threads, workDir, seed: opts.seed };
+      if (opts.warmup > 0) await driver.run({ ...args, baseUrl: hw.baseUrl, desc: h, tag: `${ctx.tag}hw`, seconds: opts.warmup });
+      for (let round = 0; round < 2; round++) {
+        await waitIdle(dictum.pid);
+        runs.dictum.push(await driver.run({ ...args, baseUrl: dictum.baseUrl, desc: d, tag: `${ctx.tag}${key}a${round}`, seconds }));
+        await waitIdle(hw.pid);
+        runs.handwritten.push(await driver.run({ ...args, baseUrl: hw.baseUrl, desc: h, tag: `${ctx.tag}hw${round}`, seconds }));
+      }
+      const sum = (rs) => {
+        const requests = rs.reduce((n, r) => n + r.requests, 0);
+        const secs = rs.reduce((n, r) => n + r.seconds, 0);
+        return { requests, rps: round(requests / secs, 1), p50Ms: round(rs.reduce((n, r) => n + r.p50, 0) / rs.length, 3), p99Ms: round(Math.max(...rs.map((r) => r.p99)), 3), errors: rs.reduce((n, r) => n + r.errors, 0) };
+      };
+      const entry = { title: d.title, connections: opts.connections, dictum: sum(runs.dictum), handwritten: sum(runs.handwritten) };
+      entry.ratio = round(entry.dictum.rps / entry.handwritten.rps);
+      out[key] = entry;
+      log(`  ${key.padEnd(6)} Dictum ${Math.round(entry.dictum.rps)} req/s, hand-written ${Math.round(entry.handwritten.rps)} req/s: ${entry.ratio.toFixed(2)}x`);
+    }
+  } finally {
+    const m = hwMemory.stop();
+    out.handwrittenPeakRssMB = round(m.peak / MB, 1);
+    await hw.stop();
+    running.delete(hw);
+  }
+  return out;
 }
 
 let stopping = false;

@@ -43,11 +43,12 @@ export const DEFAULT_POOL_SIZE = 5;
 
 /**
  * PGlite runs PostgreSQL inside this process, and its WASM memory never shrinks: the 128 MB of
- * shared_buffers PostgreSQL configures by default were all held after the first minute of load and
- * took a tenth of a second to set up at every start. 32 MB hold the demo company and the hot pages
- * of a large table; reads beyond them come from the operating system's file cache instead.
+ * shared_buffers PostgreSQL configures by default were all held after a minute of load (peak RSS
+ * 380-400 MB under mixed reads, 255-280 MB with 16) and took a tenth of a second to set up at
+ * every start. Reads beyond them come from the operating system's file cache instead; on the demo
+ * company that cost no measurable speed (docs/benchmarks.md).
  */
-export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info';

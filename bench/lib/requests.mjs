@@ -4,6 +4,7 @@
 // A request description: {method, path, query?, auth, body?, pathGen?, bodyGen?}
 //   pathGen: {kind: 'randomInt', prefix, lo, hi}      path = prefix + random integer in [lo, hi]
 //            {kind: 'randomLine', prefix, file}      path = prefix + a random line of file
+//            {kind: 'randomChoice', paths}           path = one of paths, at random
 //   bodyGen: {kind: 'json', value}                   a fixed JSON body
 //            {kind: 'partner', orgId, groupId}       one new business partner (unique Value)
 //            {kind: 'partnerBatch', size, orgId, groupId}  a batch of `size` partner creates
@@ -29,6 +30,7 @@ export function requestFactory(desc, tag) {
     const g = desc.pathGen;
     if (g?.kind === 'randomInt') path = g.prefix + String(g.lo + Math.floor(Math.random() * (g.hi - g.lo + 1)));
     else if (g?.kind === 'randomLine') path = g.prefix + lines[Math.floor(Math.random() * lines.length)];
+    else if (g?.kind === 'randomChoice') path = g.paths[Math.floor(Math.random() * g.paths.length)];
     let body;
     const b = desc.bodyGen;
     if (b?.kind === 'json') body = JSON.stringify(b.value);

@@ -90,6 +90,7 @@ export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO }) {
   const partner = { orgId: 11, groupId: CUSTOMER_GROUP_ID };
   return [
     { key: 'list', title: 'list read (name range, top 50)', method: 'GET', path: listPath(prefix), auth: true, ceiling: 'list' },
+    { key: 'listEstimated', title: 'list read, estimated count', method: 'GET', path: listPath(prefix, { $rowcount: 'estimated' }), auth: true },
     {
       key: 'listStartswith',
       title: 'list read, startswith()',
@@ -127,4 +128,12 @@ export function ceilingRequests({ rows, prefix }) {
     { key: 'listExpand', path: listPath(prefix, { $expand: 'C_BPartner_Location', showsql: 'true' }) },
     { key: 'byId', path: `/api/v1/models/c_bpartner/${sampleId}?showsql=true`, variables: { [String(sampleId)]: { name: 'id', set: `random(${FIRST_ID}, ${FIRST_ID + rows - 1})` } } },
   ];
+}
+
+/** The hand-written server's two reads (bench/handwritten-server.mjs), paired with Dictum's scenario keys. */
+export function handwrittenScenarios({ rows, prefix }) {
+  return {
+    list: { key: 'hwList', title: 'list read (name range, top 50)', method: 'GET', path: `/partners?prefix=${encodeURIComponent(prefix)}&top=50`, auth: false },
+    byId: { key: 'hwById', title: 'read by id', method: 'GET', path: `/partners/${FIRST_ID}`, pathGen: { kind: 'randomInt', prefix: '/partners/', lo: FIRST_ID, hi: FIRST_ID + rows - 1 }, auth: false },
+  };
 }

@@ -22,8 +22,17 @@ export async function freePort() {
 /** The Node flags of `npm start` (package.json), so that the benchmark measures the service as it runs. */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=100'];
 
-export async function startDictum({ root, databaseUrl, port, env = {}, nodeArgs = [], waitMs = 300_000 }) {
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/src/main.js', 'serve'], {
+export function startDictum({ root, databaseUrl, port, env = {}, nodeArgs = [], waitMs = 300_000 }) {
+  return startProcess({ root, args: [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/src/main.js', 'serve'], databaseUrl, port, env, waitMs, readyPath: '/api/v1/health' });
+}
+
+/** The hand-written comparison server (bench/handwritten-server.mjs), with the same pool size. */
+export function startHandwritten({ root, databaseUrl, port, waitMs = 60_000 }) {
+  return startProcess({ root, args: [...SERVICE_NODE_FLAGS, 'bench/handwritten-server.mjs'], databaseUrl, port, env: {}, waitMs, readyPath: '/partners/0', readyStatus: 404 });
+}
+
+async function startProcess({ root, args, databaseUrl, port, env, waitMs, readyPath, readyStatus = 200 }) {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: env.LOG_LEVEL ?? 'silent' },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -51,14 +60,14 @@ export async function startDictum({ root, databaseUrl, port, env = {}, nodeArgs 
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} before it answered: ${server.stderrTail().slice(-1500)}`);
     try {
-      const r = await fetch(`${baseUrl}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
-      if (r.status === 200) break;
+      const r = await fetch(`${baseUrl}${readyPath}`, { signal: AbortSignal.timeout(5000) });
+      if (r.status === readyStatus) break;
     } catch {
       // not listening yet
     }
     if (performance.now() - started > waitMs) {
       await server.stop();
-      throw new Error(`the server did not answer /api/v1/health within ${waitMs / 1000} s`);
+      throw new Error(`the server did not answer ${readyPath} within ${waitMs / 1000} s`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -95,6 +95,7 @@ export function luaScript(desc, { token, tag, seed = 1 }) {
     out.push('function request()');
     if (g?.kind === 'randomInt') out.push(`  local p = ${luaString(g.prefix)} .. math.random(${Number(g.lo)}, ${Number(g.hi)})`);
     else if (g?.kind === 'randomLine') out.push(`  local p = ${luaString(g.prefix)} .. lines[math.random(#lines)]`);
+    else if (g?.kind === 'randomChoice') out.push(`  local paths = ${luaList(g.paths)}`, '  local p = paths[math.random(#paths)]');
     else out.push('  local p = wrk.path');
     if (b?.kind === 'partner') out.push('  return wrk.format(nil, p, nil, partner())');
     else if (b?.kind === 'partnerBatch') {

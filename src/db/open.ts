@@ -4,8 +4,6 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { projectRoot } from '../paths.js';
 import { migrate } from './migrate.js';
-import { openPg } from './pg-db.js';
-import { openPglite } from './pglite-db.js';
 import type { Db } from './types.js';
 
 export interface OpenDatabaseOptions {
@@ -49,6 +47,11 @@ export function seedFingerprint(): string {
 }
 
 export const hasPgliteData = (dataDir: string): boolean => fs.existsSync(path.join(dataDir, 'PG_VERSION'));
+
+// Each driver is loaded only when used: an instance on a server never holds PGlite's code, an
+// embedded one never holds pg's (about 5 and 10 MB of a process's memory).
+const openPglite: typeof import('./pglite-db.js').openPglite = async (o) => (await import('./pglite-db.js')).openPglite(o);
+const openPg: typeof import('./pg-db.js').openPg = async (o) => (await import('./pg-db.js')).openPg(o);
 
 /** The seeded snapshot for this build, creating it once in a scratch directory when missing. */
 export async function seededSnapshot(cacheDir: string, log?: Pick<Logger, 'info'>): Promise<Buffer> {

@@ -6,7 +6,7 @@ import { loadDictionary } from '../../../src/dictionary/load.js';
 describe('embedded database settings and the dictionary load', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ DICTUM_PGLITE_SHARED_BUFFERS_MB: '16' });
+    server = await startTestServer({ DICTUM_PGLITE_SHARED_BUFFERS_MB: '24' });
   });
   after(async () => {
     await server.close();
@@ -14,7 +14,7 @@ describe('embedded database settings and the dictionary load', () => {
 
   it('opens PGlite with the configured shared_buffers', { skip: process.env.DATABASE_URL ? 'PGlite only' : false }, async () => {
     const { rows } = await server.services.db.query<{ shared_buffers: string }>('SHOW shared_buffers');
-    assert.equal(rows[0]!.shared_buffers, '16MB');
+    assert.equal(rows[0]!.shared_buffers, '24MB');
   });
 
   it('reads AD_Column as delimited text into the same columns as before, nulls included', async () => {

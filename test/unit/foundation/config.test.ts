@@ -13,8 +13,8 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ DB_POOL_SIZE: 'ten' }), /DB_POOL_SIZE/);
   });
 
-  it('gives embedded PGlite 32 MB of shared buffers unless DICTUM_PGLITE_SHARED_BUFFERS_MB says otherwise', () => {
-    assert.equal(loadConfig({}).pgliteSharedBuffersMb, 32);
+  it('gives embedded PGlite 16 MB of shared buffers unless DICTUM_PGLITE_SHARED_BUFFERS_MB says otherwise', () => {
+    assert.equal(loadConfig({}).pgliteSharedBuffersMb, 16);
     assert.equal(loadConfig({ DICTUM_PGLITE_SHARED_BUFFERS_MB: '128' }).pgliteSharedBuffersMb, 128);
     assert.throws(() => loadConfig({ DICTUM_PGLITE_SHARED_BUFFERS_MB: '0' }), /DICTUM_PGLITE_SHARED_BUFFERS_MB must be an integer from 1 to 4096/);
   });
