@@ -81,8 +81,14 @@ describe('shipments and receipts', () => {
 
   it('receives a purchase order (V+) at its price, and refuses a line of another order', async () => {
     const onHand = await stock.onHand(123);
+    const expected = async () => {
+      const r = await call('GET', `/api/v1/models/m_storagereservation?$filter=${q('M_Product_ID eq 123 and M_Warehouse_ID eq 103 and IsSOTrx eq false')}`);
+      return r.body.records.reduce((n: number, x: { Qty: number }) => n + Number(x.Qty), 0);
+    };
+    const ordered = await expected();
     const po = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 114, C_DocTypeTarget_ID: 126, IsSOTrx: false, C_OrderLine: [{ M_Product_ID: 123, QtyEntered: 7 }], 'doc-action': 'CO' });
     assert.equal(po.status, 201, po.text);
+    assert.equal(await expected(), ordered + 7, 'a purchase order expects its quantities (IsSOTrx N)');
     const other = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 114, C_DocTypeTarget_ID: 126, IsSOTrx: false, C_OrderLine: [{ M_Product_ID: 124, QtyEntered: 1 }], 'doc-action': 'CO' });
     const [line] = await stock.orderLines(po.body.id);
     const [otherLine] = await stock.orderLines(other.body.id);
@@ -94,6 +100,7 @@ describe('shipments and receipts', () => {
     assert.equal(idOf(rc.body.MovementType), 'V+');
     assert.equal(idOf(rc.body.C_DocType_ID), 122, 'MM Receipt');
     assert.equal(await stock.onHand(123), onHand + 7);
+    assert.equal(await expected(), ordered, 'received: nothing more expected');
     const facts = await stock.facts('m_inout', rc.body.id);
     assert.equal(facts.dr, 7 * Number(line!.PriceActual));
     assert.deepEqual(facts.accounts.sort(), [14100, 21190]);

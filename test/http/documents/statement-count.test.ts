@@ -35,7 +35,9 @@ describe('statements of a 10-line order created and completed', () => {
     const { result, statements } = await recordStatements(server.services.db, () => server.request('POST', '/api/v1/models/c_order', { token, body: body() }));
     assert.equal(result.status, 201, result.text);
     assert.equal(idOf(result.body.DocStatus), 'CO');
-    const counted = statements.filter((s) => !/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)/i.test(s.text.trim()));
+    // Transaction control is not a round trip of its own here; the service's periodic expiry of
+    // sessions may run while the request does and is not part of it.
+    const counted = statements.filter((s) => !/^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)/i.test(s.text.trim()) && !/\bad_session\b/.test(s.text));
     if (process.env.SHOW_STATEMENTS) for (const s of counted) console.log(s.name ?? '', s.text.replace(/\s+/g, ' ').slice(0, 160));
     assert.ok(counted.length <= MAX_STATEMENTS, `${counted.length} statements: ${counted.map((s) => s.name ?? s.text.replace(/\s+/g, ' ').slice(0, 50)).join(' | ')}`);
   });
