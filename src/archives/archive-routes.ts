@@ -20,7 +20,7 @@ export async function archiveRoutes(app: FastifyInstance, s: Services): Promise<
     return { archives: await listArchives(s.db, req.auth, table.id, record.id) };
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives/:archiveId', async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives/:archiveId', { config: { queryParameters: ['json', 'locale'] } }, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
     const record = await readableRecord(s.db, req.auth, table, req.params.id);
     if (!/^\d{1,15}$/.test(req.params.archiveId)) throw badRequest('Request Error', `Wrong archive id ${req.params.archiveId}`);

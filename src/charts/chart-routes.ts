@@ -54,7 +54,7 @@ export async function chartRoutes(app: FastifyInstance, s: Services): Promise<vo
     return chartJson(chart, await chartPoints(s.db, rc.dict, rc.auth, chart));
   });
 
-  app.get<Params>('/api/v1/charts/:id', async (req, reply) => {
+  app.get<Params>('/api/v1/charts/:id', { config: { queryParameters: ['height', 'width', 'json', 'locale'] } }, async (req, reply) => {
     const rc = readContext(s, req);
     const query = req.query as Query;
     const chart = await chartOf(rc, req.params.id);

@@ -61,7 +61,7 @@ export async function infoWindowRoutes(app: FastifyInstance, s: Services): Promi
     return { infowindows: records.map((r) => ({ ...r, slug: slugify(String(r.Name)) })) };
   });
 
-  app.get<Slug>('/api/v1/infos/:slug', async (req, reply: FastifyReply) => {
+  app.get<Slug>('/api/v1/infos/:slug', { config: { queryParameters: ['$parameters', '$orderby', '$page_no', 'locale'] } }, async (req, reply: FastifyReply) => {
     const rc = readContext(s, req);
     const w = await windowOf(req, rc);
     const result = await infoPage(s, rc, w, req.query as Query);

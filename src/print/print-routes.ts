@@ -62,6 +62,7 @@ async function printRecord(s: Services, req: FastifyRequest, reply: FastifyReply
  * its record. GET /windows/{slug}/{id}/print prints the record of the window's first tab.
  */
 export async function printRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.get<{ Params: { table: string; id: string } }>('/api/v1/models/:table/:id/print', async (req, reply) => printRecord(s, req, reply, tableFromPath(s, req.params.table), req.params.id));
-  app.get<{ Params: { slug: string; id: string } }>('/api/v1/windows/:slug/:id/print', async (req, reply) => printRecord(s, req, reply, await windowTable(s, req.auth, req.params.slug), req.params.id));
+  const printOptions = { config: { queryParameters: ['$report_type', 'report_type', 'json', 'locale'] } };
+  app.get<{ Params: { table: string; id: string } }>('/api/v1/models/:table/:id/print', printOptions, async (req, reply) => printRecord(s, req, reply, tableFromPath(s, req.params.table), req.params.id));
+  app.get<{ Params: { slug: string; id: string } }>('/api/v1/windows/:slug/:id/print', printOptions, async (req, reply) => printRecord(s, req, reply, await windowTable(s, req.auth, req.params.slug), req.params.id));
 }

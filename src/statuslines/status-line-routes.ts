@@ -32,7 +32,7 @@ async function messageOf(s: Services, rc: ReadContext, row: Row, texts: Map<numb
 export async function statusLineRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const table = () => s.dictionary.current.byName.get('ad_statusline')!;
 
-  app.get('/api/v1/statuslines', async (req) => {
+  app.get('/api/v1/statuslines', { config: { queryParameters: ['$filter', 'with_messages', 'locale'] } }, async (req) => {
     const rc = readContext(s, req);
     const query = req.query as Record<string, unknown>;
     const filter = typeof query.$filter === 'string' ? query.$filter : undefined;
