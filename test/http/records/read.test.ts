@@ -139,8 +139,15 @@ describe('reading records', () => {
     assert.equal(viaObject.body.AD_Image_ID.data, png);
 
     const json = { steps: [1, 2], ok: true };
-    const inst = await call('POST', '/api/v1/models/ad_pinstance', { AD_Process_ID: 104, Record_ID: 0, JsonData: json });
-    assert.equal(inst.status, 201, inst.text);
+    // Process runs are written by the runner only: the row is made as the runner makes it, then read.
+    const instId = 1_000_950;
+    await server.services.db.query(
+      `INSERT INTO ad_pinstance (ad_pinstance_id, ad_pinstance_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, ad_process_id, record_id, isprocessing, jsondata)
+       VALUES ($1, gen_random_uuid()::text, 11, 0, 'Y', now(), 101, now(), 101, 104, 0, 'N', $2)`,
+      [instId, JSON.stringify(json)],
+    );
+    const inst = await get(`/api/v1/models/ad_pinstance/${instId}`);
+    assert.equal(inst.status, 200, inst.text);
     assert.deepEqual(inst.body.JsonData, json, 'a JSON column is embedded JSON');
   });
 
