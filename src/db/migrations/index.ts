@@ -87,6 +87,13 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 8,
+    name: "GardenWorld's check print format (124), which bank account documents name",
+    async up(tx) {
+      await addSeedTables(tx, ['AD_PrintFormat']);
+    },
+  },
+  {
     version: 10,
     name: "IsActive updateable on every table; the original's new-record values for mandatory Yes/No and Button columns",
     async up(tx) {

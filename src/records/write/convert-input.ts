@@ -45,9 +45,14 @@ async function resolveLookup(q: Queryable, dict: Dictionary, column: Column, inp
   if (!target) throw validationError(`Column ${column.name} does not reference a table`);
   const key = target.byName.get(column.lookup!.keyColumn.toLowerCase())!;
   let match: Column | undefined;
+  /** Further columns an identifier may name when the first does not match (Value, then Name, ...). */
+  let others: Column[] = [];
   if (by.column === '$identifier') {
     const display = column.lookup!.displayColumn ? target.byName.get(column.lookup!.displayColumn.toLowerCase()) : undefined;
-    match = display ?? identifierColumns(target)[0];
+    const identifiers = identifierColumns(target);
+    match = display ?? identifiers[0];
+    const name = target.byName.get('name');
+    others = [...identifiers, ...(name ? [name] : [])].filter((c, i, all) => c !== match && all.indexOf(c) === i);
   } else if (by.column === '$uid') {
     if (!UUID.test(String(by.value))) throw validationError(`Invalid uid for column ${column.name}: ${describe(by.value)}`);
     match = target.uuColumn ?? undefined;
@@ -58,10 +63,17 @@ async function resolveLookup(q: Queryable, dict: Dictionary, column: Column, inp
   if (!match) throw validationError(`Cannot look up ${target.name} by ${by.column.replace('$', '')}`);
   const clientFilter = target.byName.has('ad_client_id') ? ` AND t."ad_client_id" IN (0, $2)` : '';
   const order = target.byName.has('ad_client_id') ? ' ORDER BY t."ad_client_id" DESC' : '';
-  const { rows } = await q.query<{ id: number | string }>(
-    `SELECT t.${ident(key.dbName)} AS id FROM ${ident(target.dbName)} t WHERE t.${ident(match.dbName)}::text = $1${clientFilter}${order} LIMIT 2`,
-    target.byName.has('ad_client_id') ? [String(by.value), clientId] : [String(by.value)],
-  );
+  const find = (col: Column) =>
+    q.query<{ id: number | string }>(
+      `SELECT t.${ident(key.dbName)} AS id FROM ${ident(target.dbName)} t WHERE t.${ident(col.dbName)}::text = $1${clientFilter}${order} LIMIT 2`,
+      target.byName.has('ad_client_id') ? [String(by.value), clientId] : [String(by.value)],
+    );
+  let { rows } = await find(match);
+  // Clients name a product by its name as often as by its search key: the other identifier columns are tried in turn.
+  for (const other of others) {
+    if (rows.length) break;
+    ({ rows } = await find(other));
+  }
   if (rows.length === 0) throw validationError(`No ${target.name} matches ${match.name} = ${describe(by.value)} for column ${column.name}`);
   return hasTextKey(dict, column) ? String(rows[0]!.id) : Number(rows[0]!.id);
 }
