@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthContext } from '../auth/context.js';
+import type { Table } from '../dictionary/model.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { tableFromPath } from '../records/http/table-from-path.js';
 import type { Services } from '../services.js';
@@ -14,24 +16,38 @@ type Params = { table: string; id: string; archiveId: string };
  */
 export async function archiveRoutes(app: FastifyInstance, s: Services): Promise<void> {
   registerArchiveRules(s.events);
+  const record = async (req: FastifyRequest<{ Params: Params }>) => {
+    const table = tableFromPath(s, req.params.table);
+    return { table, id: (await readableRecord(s.db, req.auth, table, req.params.id)).id };
+  };
   app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives', async (req) => {
-    const table = tableFromPath(s, req.params.table);
-    const record = await readableRecord(s.db, req.auth, table, req.params.id);
-    return { archives: await listArchives(s.db, req.auth, table.id, record.id) };
+    const { table, id } = await record(req);
+    return archiveList(s, req.auth, table, id);
   });
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives/:archiveId', ARCHIVE_FILE_OPTIONS, async (req, reply) => {
+    const { table, id } = await record(req);
+    return archiveFile(s, req, reply, table, id, req.params.archiveId);
+  });
+}
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives/:archiveId', { config: { queryParameters: ['json', 'locale'] } }, async (req, reply) => {
-    const table = tableFromPath(s, req.params.table);
-    const record = await readableRecord(s.db, req.auth, table, req.params.id);
-    if (!/^\d{1,15}$/.test(req.params.archiveId)) throw badRequest('Request Error', `Wrong archive id ${req.params.archiveId}`);
-    const archive = await readArchive(s.db, req.auth, table.id, record.id, Number(req.params.archiveId));
-    if (!archive) throw notFound('Archive not found', `No archive ${req.params.archiveId} for ${table.name} ${req.params.id}`);
-    const json = (req.query as Record<string, unknown>).json;
-    if (typeof json === 'string' && json !== '') return { data: archive.data.toString('base64') };
-    reply.type(archive.contentType);
-    if (archive.name) reply.header('Content-Disposition', `inline; filename="${archive.name.replace(/["\\\r\n]/g, '_')}"`);
-    return reply.send(archive.data);
-  });
+/** The query parameters the archive file endpoints read. */
+export const ARCHIVE_FILE_OPTIONS = { config: { queryParameters: ['json', 'locale'] } };
+
+/** {archives: [...]} of a record the caller may read (under /models or /views). */
+export async function archiveList(s: Services, auth: AuthContext, table: Table, recordId: number): Promise<{ archives: unknown[] }> {
+  return { archives: await listArchives(s.db, auth, table.id, recordId) };
+}
+
+/** One archive of a record the caller may read: its bytes with its MIME type, or {data} with `json`. */
+export async function archiveFile(s: Services, req: FastifyRequest, reply: FastifyReply, table: Table, recordId: number, archiveIdText: string): Promise<unknown> {
+  if (!/^\d{1,15}$/.test(archiveIdText)) throw badRequest('Request Error', `Wrong archive id ${archiveIdText}`);
+  const archive = await readArchive(s.db, req.auth, table.id, recordId, Number(archiveIdText));
+  if (!archive) throw notFound('Archive not found', `No archive ${archiveIdText} for ${table.name} ${recordId}`);
+  const json = (req.query as Record<string, unknown>).json;
+  if (typeof json === 'string' && json !== '') return { data: archive.data.toString('base64') };
+  reply.type(archive.contentType);
+  if (archive.name) reply.header('Content-Disposition', `inline; filename="${archive.name.replace(/["\\\r\n]/g, '_')}"`);
+  return reply.send(archive.data);
 }
 
 /** Archives are written by the service (reports, printed documents) only. */

@@ -1,4 +1,4 @@
-import { tableAccessAllowed } from '../access/access.js';
+import { tableReadable } from '../access/access.js';
 import type { Column, Table } from '../dictionary/model.js';
 import { notFound } from '../errors.js';
 import type { ReadContext } from '../records/read/read-context.js';
@@ -61,7 +61,7 @@ export async function loadViews(rc: ReadContext): Promise<RestView[]> {
 }
 
 /** The views whose table the role's user level reaches. */
-export const visibleViews = (rc: ReadContext, views: RestView[]): RestView[] => views.filter((v) => tableAccessAllowed(rc.auth.userLevel, v.table.accessLevel));
+export const visibleViews = (rc: ReadContext, views: RestView[]): RestView[] => views.filter((v) => tableReadable(rc.auth, v.table));
 
 /** The view a path names (404 with the original's title otherwise). */
 export function viewByName(views: RestView[], name: string): RestView {

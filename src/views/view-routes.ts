@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ARCHIVE_FILE_OPTIONS, archiveFile, archiveList } from '../archives/archive-routes.js';
 import type { AuthContext } from '../auth/context.js';
 import type { Queryable } from '../db/types.js';
 import { badRequest } from '../errors.js';
@@ -125,6 +126,23 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
     const out = shaper(views, view)(record);
     if (o.showSql) for (const [k, v] of sql) out[k] = v;
     return out;
+  });
+
+  /** The key of the view's record a path names, readable through the view (its where clause applies). */
+  const viewRecordId = async (req: FastifyRequest<{ Params: P }>) => {
+    const { rc, view } = await target(req);
+    const key = view.table.keyColumn;
+    if (!key) throw badRequest('Request Error', `${view.name} has no single key`);
+    const { row } = await getRecord(rc, view.table, req.params.id, { select: [key.name], showSql: false }, viewScope(view));
+    return { view, id: Number(row[key.dbName]) };
+  };
+  app.get<{ Params: P }>('/api/v1/views/:view/:id/archives', async (req) => {
+    const { view, id } = await viewRecordId(req);
+    return archiveList(s, req.auth, view.table, id);
+  });
+  app.get<{ Params: P & { archiveId: string } }>('/api/v1/views/:view/:id/archives/:archiveId', ARCHIVE_FILE_OPTIONS, async (req, reply) => {
+    const { view, id } = await viewRecordId(req);
+    return archiveFile(s, req, reply, view.table, id, req.params.archiveId);
   });
 
   app.get<{ Params: P }>('/api/v1/views/:view/:id/:property', async (req) => {

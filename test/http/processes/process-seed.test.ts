@@ -20,14 +20,14 @@ describe('migration 31 (built-in processes)', () => {
                 (SELECT count(*)::int FROM ad_process_para WHERE ad_process_id >= 200300) AS pp,
                 (SELECT count(*)::int FROM ad_process_access) AS a,
                 (SELECT count(*)::int FROM ad_message WHERE value = 'BackgroundJob') AS m,
-                (SELECT count(*)::int FROM ad_printformat) AS f`,
+                (SELECT count(*)::int FROM ad_printformat WHERE ad_printformat_id >= 200300) AS f`,
       );
       return rows[0]!;
     };
     let db = await open();
     const seeded = await count(db);
     await db.exec(`DELETE FROM ad_process_access WHERE ad_process_id >= 200300; DELETE FROM ad_process_para WHERE ad_process_id >= 200300;
-      DELETE FROM ad_process WHERE ad_process_id >= 200300; DELETE FROM ad_message WHERE value = 'BackgroundJob'; DELETE FROM ad_printformat;
+      DELETE FROM ad_process WHERE ad_process_id >= 200300; DELETE FROM ad_message WHERE value = 'BackgroundJob'; DELETE FROM ad_printformat WHERE ad_printformat_id >= 200300;
       DELETE FROM dictum.migration WHERE version = 31`);
     await db.close();
     db = await open();

@@ -155,7 +155,7 @@ describe('windows, tabs, fields, forms and menu tree', () => {
     });
     assert.equal(created.status, 201, created.text);
     assert.equal(created.body.C_BankAccount_ID.id, 100, 'linked to the parent record');
-    const invalid = await as(admin, 'POST', '/api/v1/windows/bank-cash/tabs/account/100/bank-account-document', { name: 'x', paymentRule: { id: 'S' }, Check_PrintFormat_ID: { id: 124 } });
+    const invalid = await as(admin, 'POST', '/api/v1/windows/bank-cash/tabs/account/100/bank-account-document', { name: 'x', paymentRule: { id: 'S' }, Check_PrintFormat_ID: { id: 999124 } });
     assert.equal(invalid.status, 400);
     assert.equal(invalid.body.title, 'Validation Errors');
     const unknown = await as(admin, 'PUT', '/api/v1/windows/bank-cash/tabs/bank-account-document/100', { nope: 1 });
