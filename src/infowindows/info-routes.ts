@@ -9,7 +9,7 @@ import { findInfoWindow, infoAccessSql, type InfoWindowDef } from './info-window
 import { parseInfoParameters } from './info-parameters.js';
 import { planInfoQuery } from './info-query.js';
 import { infoRecord } from './info-records.js';
-import { slugify } from './slug.js';
+import { slugify } from '../dictionary/slug.js';
 
 export const INFO_PAGE_SIZE = 100;
 /** How long one info window query may run (the original's default query timeout). */

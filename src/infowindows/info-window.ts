@@ -4,7 +4,7 @@ import { SqlBuilder } from '../db/sql.js';
 import type { Queryable } from '../db/types.js';
 import type { Dictionary, Table } from '../dictionary/model.js';
 import { forbidden, notFound } from '../errors.js';
-import { slugify } from './slug.js';
+import { slugify } from '../dictionary/slug.js';
 
 type Row = Record<string, unknown>;
 

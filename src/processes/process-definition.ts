@@ -10,7 +10,7 @@ import { queryPacked } from '../records/read/packed-row.js';
 import type { FilterNode } from '../records/query/filter-ast.js';
 import { filterToSql } from '../records/read/filter-sql.js';
 import { serializeRecord, type JsonObject } from '../records/serialize.js';
-import { processSlug } from './slug.js';
+import { slugify as processSlug } from '../dictionary/slug.js';
 
 /** One parameter of a process (AD_Process_Para). */
 export interface ParamDef {

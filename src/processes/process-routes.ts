@@ -8,7 +8,7 @@ import { registerBuiltins } from './builtins/register-builtins.js';
 import { parseRunBody } from './parameters.js';
 import { findProcess, listProcesses, processJson } from './process-definition.js';
 import { queueProcessJob, registerProcessJobs } from './process-jobs.js';
-import { processSlug } from './slug.js';
+import { slugify as processSlug } from '../dictionary/slug.js';
 import { ProcessImplementations, resolveRecord, runProcess, runProcessIn, type ProcessResult } from './runner.js';
 
 const todayOf = (): string => new Date().toISOString().slice(0, 10);

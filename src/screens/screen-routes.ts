@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import { readDictionaryRows } from './dictionary-rows.js';
 import { menuTree } from './menu-tree.js';
 import { loadScreenAccess, type ScreenAccess } from './screen-access.js';
-import { slugify } from './slug.js';
+import { slugify } from '../dictionary/slug.js';
 import { getRecord } from '../records/read/reader.js';
 import { parseTabExpand, parseTabListOptions, tabRecord, tabRecordsPage, tabScope, type TabPage } from './tab-records.js';
 import { createTabRecord, deleteTabRecord, updateTabRecord, type TabWrite } from './tab-writes.js';

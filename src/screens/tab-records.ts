@@ -9,7 +9,7 @@ import { getRecord, listRecords, type ReadScope } from '../records/read/reader.j
 import { visibleColumns, type JsonObject } from '../records/serialize.js';
 import { detailLink } from '../records/write/persist.js';
 import { readDictionaryRows } from './dictionary-rows.js';
-import { propertyName } from './slug.js';
+import { propertyName } from './property-name.js';
 import { childTabs, type ScreenTab } from './window-model.js';
 
 /** Rows per page of window and tab record lists (the original's fixed page size). */

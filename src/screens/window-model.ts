@@ -5,7 +5,7 @@ import type { ReadContext } from '../records/read/read-context.js';
 import { serializeRecord, type JsonObject } from '../records/serialize.js';
 import { dictionaryTable, readDictionaryRows, type Row } from './dictionary-rows.js';
 import type { ScreenAccess } from './screen-access.js';
-import { slugify } from './slug.js';
+import { slugify } from '../dictionary/slug.js';
 
 /** The columns the original shows of a window, a tab and a field. */
 export const WINDOW_COLUMNS = ['AD_Window_ID', 'AD_Window_UU', 'Name', 'Description', 'Help', 'WindowType', 'EntityType'];

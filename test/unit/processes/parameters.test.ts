@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { columnKind } from '../../../src/dictionary/display-type.js';
 import { parseRunBody } from '../../../src/processes/parameters.js';
 import type { ParamDef } from '../../../src/processes/process-definition.js';
-import { processSlug } from '../../../src/processes/slug.js';
+import { slugify as processSlug } from '../../../src/dictionary/slug.js';
 import { ApiError } from '../../../src/errors.js';
 
 const param = (columnName: string, referenceId: number, o: Partial<ParamDef> = {}): ParamDef => ({

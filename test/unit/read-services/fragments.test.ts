@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkFragment, FragmentError, fromTables } from '../../../src/sql-fragments/fragment-check.js';
-import { slugify } from '../../../src/infowindows/slug.js';
+import { slugify } from '../../../src/dictionary/slug.js';
 import { parseInfoParameters } from '../../../src/infowindows/info-parameters.js';
 import { ApiError } from '../../../src/errors.js';
 

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { propertyName, slugify } from '../../../src/screens/slug.js';
+import { propertyName } from '../../../src/screens/property-name.js';
+import { slugify } from '../../../src/dictionary/slug.js';
 import { parseTabListOptions, tabOrder } from '../../../src/screens/tab-records.js';
 import { menuEntries, menuEntryAllowed } from '../../../src/screens/menu-tree.js';
 import type { ScreenAccess } from '../../../src/screens/screen-access.js';
