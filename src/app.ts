@@ -11,6 +11,7 @@ import { processRoutes } from './processes/process-routes.js';
 import { archiveRoutes } from './archives/archive-routes.js';
 import { printRoutes } from './print/print-routes.js';
 import type { Services } from './services.js';
+import { webhookRoutes } from './webhooks/register.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,5 +39,6 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await processRoutes(app, s);
   await archiveRoutes(app, s);
   await printRoutes(app, s);
+  await webhookRoutes(app, s);
   return app;
 }
