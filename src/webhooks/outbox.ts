@@ -28,17 +28,26 @@ export interface DeliveryJob {
 export const DELIVERY_KIND = 'webhook-delivery';
 
 /** The record's values a template reads, by lower-case column name; a lookup gives its id. */
-function templateValues(record: JsonObject): Map<string, Json> {
+function templateValues(record: JsonObject, keys: TableKeys): Map<string, Json> {
   const out = new Map<string, Json>();
   for (const [k, v] of Object.entries(record)) {
     out.set(k.toLowerCase(), v && typeof v === 'object' && !Array.isArray(v) && 'id' in v ? (v.id as Json) : v);
   }
+  // The record shows its key and UUID as id and uid; a template names them by column.
+  if (keys.key && record.id !== undefined) out.set(keys.key.toLowerCase(), record.id);
+  if (keys.uuid && record.uid !== undefined) out.set(keys.uuid.toLowerCase(), record.uid);
   return out;
 }
 
+/** Column names of a table's key and UUID. */
+export interface TableKeys {
+  key?: string | undefined;
+  uuid?: string | undefined;
+}
+
 /** The data of a delivery: the template filled, or the record narrowed by its column lists. */
-export function deliveryData(sub: Pick<Subscription, 'template' | 'include' | 'exclude'>, record: JsonObject): Json {
-  if (sub.template) return renderTemplate(sub.template, templateValues(record));
+export function deliveryData(sub: Pick<Subscription, 'template' | 'include' | 'exclude'>, record: JsonObject, keys: TableKeys = {}): Json {
+  if (sub.template) return renderTemplate(sub.template, templateValues(record, keys));
   return selectColumns(record, columnList(sub.include), columnList(sub.exclude));
 }
 
@@ -70,7 +79,7 @@ export async function writeDeliveries(o: OutboxOptions, q: Queryable, subs: read
   const ids: number[] = [];
   for (const sub of subs) {
     const type = `${table.name}.${code}`;
-    const body = deliveryBody(sub, type, at, deliveryData(sub, record));
+    const body = deliveryBody(sub, type, at, deliveryData(sub, record, { key: table.keyColumn?.name, uuid: table.uuColumn?.name }));
     const size = Buffer.byteLength(body);
     const max = await s.sysConfig.getInt('REST_WEBHOOK_MAX_PAYLOAD_SIZE', 20480, sub.clientId);
     const tooLarge = max > 0 && size > max;

@@ -21,6 +21,7 @@ describe('payload templates', () => {
     assert.deepEqual(deliveryData({ template: null, include: null, exclude: 'Description' }, rec), { id: 1, uid: 'u', Name: 'n', Value: 'v', 'model-name': 'c_bpartner' });
     assert.deepEqual(deliveryData({ template: '{"n": "@Name@"}', include: 'Value', exclude: 'Name' }, rec), { n: 'n' });
     assert.deepEqual(deliveryData({ template: '{"bp": @C_BPartner_ID@}', include: null, exclude: null }, { C_BPartner_ID: { id: 117, identifier: 'x' } }), { bp: 117 });
+    assert.deepEqual(deliveryData({ template: '{"k": @C_BPartner_ID@, "u": "@C_BPartner_UU@"}', include: null, exclude: null }, rec, { key: 'C_BPartner_ID', uuid: 'C_BPartner_UU' }), { k: 1, u: 'u' });
   });
 
   it('wrap standard payloads in the envelope and send others raw', () => {
