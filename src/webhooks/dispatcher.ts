@@ -191,7 +191,12 @@ export class WebhookDispatcher {
     const d = await this.#claim(id, queueAttempt);
     if (!d) return { skipped: true };
     const outcome = await this.send(d, ctx.signal);
-    return ctx.complete((tx) => this.#record(tx, d, outcome));
+    // Read before the transaction: the embedded database's one connection is the transaction's.
+    const limits = {
+      logMax: await this.#s.sysConfig.getInt('REST_WEBHOOK_LOG_MAX_LENGTH', 2000, d.clientId),
+      maxRetries: await this.#s.sysConfig.getInt('REST_WEBHOOK_MAX_RETRIES', 10),
+    };
+    return ctx.complete((tx) => this.#record(tx, d, outcome, limits));
   }
 
   /** The request of one attempt: signed for standard endpoints, no redirects, within the timeout. */
@@ -242,10 +247,10 @@ export class WebhookDispatcher {
   }
 
   /** Records an attempt's end on the delivery and its endpoint, and queues the next attempt. */
-  async #record(tx: Tx, d: Claimed, o: SendOutcome): Promise<Record<string, unknown>> {
+  async #record(tx: Tx, d: Claimed, o: SendOutcome, limits: { logMax: number; maxRetries: number }): Promise<Record<string, unknown>> {
     const s = this.#s;
     const now = this.#clock.now();
-    const max = await s.sysConfig.getInt('REST_WEBHOOK_LOG_MAX_LENGTH', 2000, d.clientId);
+    const max = limits.logMax;
     const cut = (t: string | null): string | null => (t === null || max <= 0 ? null : t.slice(0, max));
     const ok = o.status !== null && o.status >= 200 && o.status < 300;
     const gone = o.status === 410;
@@ -254,7 +259,7 @@ export class WebhookDispatcher {
     if (ok) status = 'S';
     else if (gone) status = 'A';
     else {
-      const maxRetries = await s.sysConfig.getInt('REST_WEBHOOK_MAX_RETRIES', 10);
+      const maxRetries = limits.maxRetries;
       const delay = d.attempts < maxRetries ? this.#retry(d.attempts, this.#random) : null;
       if (delay === null) status = 'A';
       else {

@@ -52,7 +52,7 @@ async function logCall(q: Tx | Services['db'], c: Call, status: number, error: s
 }
 
 /** The endpoint's user as a caller: its first active role in the endpoint's client. */
-async function runAs(s: Services, tx: Tx, endpoint: Row): Promise<AuthContext | null> {
+async function runAs(s: Services, tx: Services['db'], endpoint: Row): Promise<AuthContext | null> {
   const clientId = Number(endpoint.ad_client_id);
   const userId = Number(endpoint.ad_user_id);
   const { rows } = await tx.query<{ ad_role_id: number }>(
@@ -80,6 +80,8 @@ function payloadParam(params: readonly ParamDef[]): ParamDef {
  * and its log row are one transaction, serialised per message id by an advisory lock.
  */
 async function processCall(s: Services, c: Call): Promise<{ status: number; body: Record<string, unknown> }> {
+  // Resolved before the transaction: the embedded database's one connection is the transaction's.
+  const auth = await runAs(s, s.db, c.endpoint);
   return s.db.tx(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [Number(c.endpoint.rest_webhook_in_id) | 0, c.messageId]);
     const { rows: seen } = await tx.query(`SELECT 1 FROM rest_webhook_in_log WHERE rest_webhook_in_id = $1 AND webhookmessageid = $2 AND processed = 'Y' LIMIT 1`, [
@@ -90,7 +92,6 @@ async function processCall(s: Services, c: Call): Promise<{ status: number; body
       await logCall(tx, c, 200, null, false);
       return { status: 200, body: { status: 'duplicate' } };
     }
-    const auth = await runAs(s, tx, c.endpoint);
     let error: string | null = null;
     if (!auth) error = 'The endpoint user has no active role in its client';
     else {

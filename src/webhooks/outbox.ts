@@ -63,9 +63,15 @@ async function readRecord(q: Queryable, e: ModelEvent, table: Table, id: number)
   return records[0] ?? null;
 }
 
+/** A SysConfig value as an integer, or the default. */
+export function intOf(v: string | null, def: number): number {
+  const n = v === null ? NaN : Number(v.trim());
+  return Number.isFinite(n) ? n : def;
+}
+
 export interface OutboxOptions {
   s: Services;
-  subscriptions: SubscriptionCache;
+  subscriptions: SubscriptionCache | null;
   enqueue(q: Queryable, job: DeliveryJob): Promise<void>;
 }
 
@@ -81,7 +87,7 @@ export async function writeDeliveries(o: OutboxOptions, q: Queryable, subs: read
     const type = `${table.name}.${code}`;
     const body = deliveryBody(sub, type, at, deliveryData(sub, record, { key: table.keyColumn?.name, uuid: table.uuColumn?.name }));
     const size = Buffer.byteLength(body);
-    const max = await s.sysConfig.getInt('REST_WEBHOOK_MAX_PAYLOAD_SIZE', 20480, sub.clientId);
+    const max = intOf(await s.sysConfig.get('REST_WEBHOOK_MAX_PAYLOAD_SIZE', sub.clientId, 0, q), 20480);
     const tooLarge = max > 0 && size > max;
     const messageId = newMessageId();
     const logId = await insertRow(
@@ -114,12 +120,12 @@ export function registerOutbox(o: OutboxOptions): void {
   for (const [code, type] of Object.entries(WEBHOOK_EVENT_SOURCES)) {
     s.events.on(type, null, async (e) => {
       const table = e.table;
-      const all = await o.subscriptions.find(table.id, code);
+      const all = await o.subscriptions!.find(table.id, code, e.tx);
       if (!all || !table.keyColumn) return;
       const clientId = Number(e.row.ad_client_id ?? e.auth.clientId);
       const subs = all.filter((x) => x.clientId === clientId);
       if (!subs.length) return;
-      if (!(await s.sysConfig.getBool('REST_WEBHOOK_ENABLED', false, clientId))) return;
+      if ((await s.sysConfig.get('REST_WEBHOOK_ENABLED', clientId, 0, e.tx))?.trim().toUpperCase() !== 'Y') return;
       const id = Number(e.row[table.keyColumn.dbName]);
       if (type === 'after-delete') {
         await writeDeliveries(o, e.tx, subs, table, code, id, serializeRecord(e.dict, table, e.row));

@@ -30,6 +30,8 @@ export const subscriptionKey = (tableId: number, code: string): string => `${tab
  */
 export class SubscriptionCache {
   readonly #cache = new NotifiedCache<'all', Index>();
+  /** Transactions that changed the configuration: what they read must not be kept (it may roll back). */
+  readonly #changedIn = new WeakSet<object>();
   #unlisten: (() => Promise<void>) | null = null;
 
   constructor(private readonly db: Queryable) {}
@@ -39,6 +41,7 @@ export class SubscriptionCache {
     for (const type of ['after-new', 'after-change', 'after-delete'] as const) {
       for (const table of ['rest_webhook_out', 'rest_webhook_out_event']) {
         events.on(type, table, async (e) => {
+          this.#changedIn.add(e.tx);
           this.#cache.clear();
           await e.tx.query('SELECT pg_notify($1, $2)', [WEBHOOK_CONFIG_CHANNEL, table]);
         });
@@ -46,12 +49,13 @@ export class SubscriptionCache {
     }
   }
 
+  /** Read in the caller's transaction (the embedded database has one connection, which it holds). */
   async find(tableId: number, code: string, q: Queryable = this.db): Promise<Subscription[] | undefined> {
     let index = this.#cache.get('all');
     if (!index) {
       const started = this.#cache.readStarted();
       index = await load(q);
-      this.#cache.set('all', index, started);
+      if (!this.#changedIn.has(q)) this.#cache.set('all', index, started);
     }
     return index.get(subscriptionKey(tableId, code));
   }
