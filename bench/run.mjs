@@ -45,6 +45,14 @@ function reportPhase(seconds) {
   return { ...json, text: lines.join('\n') };
 }
 
+/** Outbound webhook fan-out: deliveries per second, losses and commit-to-arrival latency (bench/webhooks.mjs). */
+function webhookPhase(databaseUrl) {
+  log('webhooks: fan-out of 10,000 deliveries to a local receiver');
+  const r = spawnSync(process.execPath, [path.join(root, 'bench', 'webhooks.mjs'), '--events', '10000', '--json'], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: databaseUrl } });
+  if (r.status !== 0) return { error: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
 async function main() {
   const opts = parseOptions(process.argv.slice(2));
   if (opts.help) {
@@ -96,6 +104,7 @@ async function main() {
     }
     // Report rendering runs alone, in a process of its own, so that its memory is its own.
     if (wanted('reports')) results.reports = reportPhase(Math.min(opts.duration, 5));
+    if (wanted('webhooks')) results.webhooks = webhookPhase(databaseUrl);
   } finally {
     for (const s of running) await s.stop();
     fs.rmSync(workDir, { recursive: true, force: true });
@@ -115,6 +124,13 @@ async function main() {
   if (results.reports?.text) {
     log('');
     log(results.reports.text);
+  }
+  if (results.webhooks) {
+    log('');
+    const w = results.webhooks;
+    log(w.error
+      ? `webhooks fan-out failed: ${w.error}`
+      : `webhooks fan-out: ${w.delivered}/${w.events} delivered, ${w.lost} lost, ${w.deliveriesPerSecond} deliveries/s (target >= ${w.targetPerSecond}/s), commit to arrival p50 ${w.latencyP50Ms} ms, p99 ${w.latencyP99Ms} ms`);
   }
   const loud = errorLines(results);
   if (loud.length) {

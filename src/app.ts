@@ -23,6 +23,7 @@ import type { Services } from './services.js';
 import { clientErrors, frameworkErrors } from './http/framework-errors.js';
 import { RouteMethods } from './http/route-methods.js';
 import { BODY_LIMIT, limitPublicBodies, REQUEST_TIMEOUT_MS } from './http/limits.js';
+import { webhookRoutes } from './webhooks/register.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -65,5 +66,6 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await screenRoutes(app, s);
   await viewRoutes(app, s);
   await openApiRoutes(app, s, routes);
+  await webhookRoutes(app, s);
   return app;
 }

@@ -15,7 +15,7 @@ measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/res
   --threads N         wrk threads and pgbench jobs (default 2)
   --prefix TEXT       name prefix of the list read's filter (default Ma)
   --seed N            seed of the data set's names (default 42)
-  --only a,b          run only these scenarios: list, listStartswith, listExpand, byId, byUuid,
+  --only a,b          run only these scenarios (webhooks: the fan-out): list, listStartswith, listExpand, byId, byUuid,
                       createPartner, createOrder, createCompleteOrder, batch, batchSerial, login, reports
   --skip-scaling      do not measure the list read at --small-rows
   --skip-ceiling      do not run pgbench

@@ -174,7 +174,9 @@ export class JobQueue {
 
   /** Starts the workers of this instance: a LISTEN wake-up and a poll timer. */
   async start(): Promise<void> {
-    if (this.#started) return;
+    if (this.#started && !this.#stopping) return;
+    // A stopped queue may start again (tests stop the workers to stage a crash, then resume them).
+    this.#stopping = false;
     this.#started = true;
     this.#unlisten = await this.#db.listen(QUEUE_CHANNEL, () => this.#wake());
     const tick = (): void => {
