@@ -59,6 +59,8 @@ describe('errors the framework raises answer the spec error body', () => {
       assert.equal(r.status, 413, `${path}: ${r.text}`);
       assert.deepEqual(Object.keys(r.body).sort(), ['detail', 'status', 'title']);
     }
+    const hook = await server.request('POST', '/api/v1/webhooks/any-key', { raw: 'z'.repeat(70 * 1024), headers: { 'content-type': 'application/json' } });
+    assert.equal(hook.status, 413, hook.text.slice(0, 200));
     const small = await server.request('POST', '/api/v1/auth/tokens', { body: { userName: 'GardenAdmin', password: 'GardenAdmin' } });
     assert.equal(small.status, 200);
   });
