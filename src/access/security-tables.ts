@@ -19,6 +19,9 @@ export const SECURITY_TABLES: ReadonlySet<string> = new Set([
   'rest_signingkey',
   'ad_session',
   'rest_refreshtoken',
+  'rest_webhook_out',
+  'rest_webhook_out_event',
+  'rest_webhook_in',
 ]);
 
 /**

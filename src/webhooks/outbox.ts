@@ -18,6 +18,12 @@ export const WEBHOOK_EVENT_SOURCES: Readonly<Record<string, ModelEventType>> = {
   TAN: 'after-new',
   TAC: 'after-change',
   TAD: 'after-delete',
+  // The document events the original wires: the header as the action leaves it.
+  DACO: 'after-complete',
+  DAVO: 'after-void',
+  DACL: 'after-close',
+  DAAC: 'after-reactivate',
+  DARC: 'after-reverse-correct',
 };
 
 /** What a delivery carries through the queue: its log row. */

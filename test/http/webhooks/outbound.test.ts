@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
 import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
-import { login } from '../../helpers/login.js';
+import { login, systemLogin } from '../../helpers/login.js';
 import { serverUrl } from '../../helpers/database.js';
 import { sleep } from '../../helpers/wait.js';
 import { insertRow } from '../../../src/auth/util.js';
@@ -156,6 +156,25 @@ describe('outbound webhooks', () => {
     assert.equal(listed.status, 200, listed.text);
     assert.equal(listed.body['row-count'], 1);
     assert.equal(listed.body.records[0].WebhookMessageId, d.webhookmessageid);
+  });
+
+  it('delivers a document event (DACO) when an order is completed', async () => {
+    const id = await endpoint({});
+    const sub = await server.request('POST', '/api/v1/models/REST_Webhook_Out_Event', { token: admin, body: { REST_Webhook_Out_ID: id, AD_Table_ID: 259, EventModelValidator: 'DACO' } });
+    assert.equal(sub.status, 201, sub.text);
+    await sleep(50);
+    const before = receiver.received.length;
+    const order = await server.request('POST', '/api/v1/models/c_order', {
+      token: admin,
+      body: { IsSOTrx: true, C_DocTypeTarget_ID: 132, C_BPartner_ID: 118, C_OrderLine: [{ M_Product_ID: 128, QtyEntered: 1 }], 'doc-action': 'CO' },
+    });
+    assert.equal(order.status, 201, order.text);
+    assert.equal(order.body.DocStatus.id, 'CO');
+    await received(before + 1);
+    const body = JSON.parse(receiver.received[receiver.received.length - 1]!.body);
+    assert.equal(body.type, 'C_Order.DACO');
+    assert.equal(body.data.id, order.body.id);
+    assert.equal(body.data.DocStatus.id, 'CO');
   });
 
   it('sends nothing for a change that rolls back, or while REST_WEBHOOK_ENABLED is N', async () => {
@@ -374,7 +393,7 @@ describe('outbound webhooks', () => {
   });
 
   it('runs the Webhook Retry Processor as a process of the System client', async () => {
-    const system = await login(server, { userName: 'SuperUser', password: 'System', clientId: 0, roleId: 0, organizationId: 0, warehouseId: 0 });
+    const system = await systemLogin(server);
     const r = await server.request('POST', '/api/v1/processes/rest_webhookretryprocessor', { token: system, body: {} });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.isError, false);
