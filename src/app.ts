@@ -17,6 +17,7 @@ import { statusLineRoutes } from './statuslines/status-line-routes.js';
 import { chartRoutes } from './charts/chart-routes.js';
 import { screenRoutes } from './screens/screen-routes.js';
 import { viewRoutes } from './views/view-routes.js';
+import { nodeRoutes } from './nodes/node-routes.js';
 import { collectRoutes } from './openapi/route-catalogue.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import type { Services } from './services.js';
@@ -64,6 +65,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await chartRoutes(app, s);
   await screenRoutes(app, s);
   await viewRoutes(app, s);
+  await nodeRoutes(app, s);
   await openApiRoutes(app, s, routes);
   return app;
 }

@@ -20,6 +20,9 @@ import { JobQueue } from './queue/job-queue.js';
 import { registerInfoWindowRules } from './infowindows/info-validation.js';
 import { registerStatusLineRules } from './statuslines/status-line-rules.js';
 import { registerChartRules } from './charts/chart-rules.js';
+import { NodeRegistry } from './nodes/node-registry.js';
+import { RuntimeMonitor } from './nodes/runtime-monitor.js';
+import { randomUUID } from 'node:crypto';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -46,6 +49,11 @@ export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { node: config.nodeId || os.hostname() }, redact: { paths: REDACTED, censor: '[redacted]' } });
 }
 
+/** Where other instances reach this one: its host name when it listens on every interface. */
+function advertisedUrl(host: string, url: string, port: number): string {
+  return host === '0.0.0.0' || host === '::' ? `http://${os.hostname()}:${port}` : url;
+}
+
 /** Opens the database, loads the dictionary and serves the API; close() undoes it all. */
 export async function startServer(config: Config, log: Logger = createLogger(config)): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, log });
@@ -67,12 +75,18 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const queue = new JobQueue({ db, log, owner: `${config.nodeId || os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}` });
-    const services: Services = { config, db, dictionary, sysConfig, events, log, auth, queue };
+    const nodeId = config.nodeId || randomUUID();
+    const nodes = new NodeRegistry({ db, log, id: nodeId, hostName: os.hostname(), heartbeatMs: config.nodeHeartbeatMs, windowMs: config.nodeWindowMs });
+    const runtime = new RuntimeMonitor();
+    runtime.start();
+    const services: Services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime };
     const app = await buildApp(services);
     const address = await app.listen({ port: config.port, host: config.host });
     // Kinds are registered by the route modules above; the workers start once they all are and the instance serves.
     await queue.start();
     const url = address.replace('[::]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
+    const port = Number(new URL(url).port);
+    await nodes.start(port, config.nodeUrl || advertisedUrl(config.host, url, port));
     let closed = false;
     return {
       app,
@@ -81,8 +95,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       async close() {
         if (closed) return;
         closed = true;
+        await nodes.stop();
         await app.close();
         await queue.stop(config.queueGraceMs);
+        runtime.stop();
         await auth.stop();
         await dictionary.close();
         await sysConfig.close();

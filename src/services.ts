@@ -6,6 +6,8 @@ import type { DictionaryCache } from './dictionary/cache.js';
 import type { ModelEvents } from './events/model-events.js';
 import type { SysConfig } from './sysconfig/sysconfig.js';
 import type { JobQueue } from './queue/job-queue.js';
+import type { NodeRegistry } from './nodes/node-registry.js';
+import type { RuntimeMonitor } from './nodes/runtime-monitor.js';
 
 /** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
 export interface Services {
@@ -18,4 +20,8 @@ export interface Services {
   auth: AuthService;
   /** The durable work queue (background processes; later webhook deliveries and scheduled runs). */
   queue: JobQueue;
+  /** This instance in the cluster's node registry, and the live nodes. */
+  nodes: NodeRegistry;
+  /** Garbage collection and event-loop figures of this process. */
+  runtime: RuntimeMonitor;
 }

@@ -52,7 +52,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 }
 
 /** Another instance of the service on the same database as `a` (PostgreSQL only: PGlite has one process). */
-export async function startSecondInstance(a: TestServer): Promise<RunningServer> {
-  const config = { ...loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1' }), databaseUrl: a.services.config.databaseUrl, dataDir: a.services.config.dataDir, cacheDir };
+export async function startSecondInstance(a: TestServer, env: Record<string, string> = {}): Promise<RunningServer> {
+  const config = { ...loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }), databaseUrl: a.services.config.databaseUrl, dataDir: a.services.config.dataDir, cacheDir };
   return startServer(config, pino({ level: 'silent' }));
 }
