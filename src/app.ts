@@ -18,6 +18,7 @@ import { chartRoutes } from './charts/chart-routes.js';
 import { screenRoutes } from './screens/screen-routes.js';
 import { viewRoutes } from './views/view-routes.js';
 import { nodeRoutes } from './nodes/node-routes.js';
+import { cacheRoutes } from './cache/cache-routes.js';
 import { collectRoutes } from './openapi/route-catalogue.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import type { Services } from './services.js';
@@ -66,6 +67,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await screenRoutes(app, s);
   await viewRoutes(app, s);
   await nodeRoutes(app, s);
+  await cacheRoutes(app, s);
   await openApiRoutes(app, s, routes);
   return app;
 }

@@ -23,6 +23,8 @@ import { registerChartRules } from './charts/chart-rules.js';
 import { NodeRegistry } from './nodes/node-registry.js';
 import { RuntimeMonitor } from './nodes/runtime-monitor.js';
 import { randomUUID } from 'node:crypto';
+import { CacheRegistry } from './cache/cache-registry.js';
+import { registerCaches } from './cache/cache-sources.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -79,7 +81,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const nodes = new NodeRegistry({ db, log, id: nodeId, hostName: os.hostname(), heartbeatMs: config.nodeHeartbeatMs, windowMs: config.nodeWindowMs });
     const runtime = new RuntimeMonitor();
     runtime.start();
-    const services: Services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime };
+    const caches = new CacheRegistry();
+    registerCaches(caches, dictionary, sysConfig, auth);
+    await caches.listen(db);
+    const services: Services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches };
     const app = await buildApp(services);
     const address = await app.listen({ port: config.port, host: config.host });
     // Kinds are registered by the route modules above; the workers start once they all are and the instance serves.
@@ -99,6 +104,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         await app.close();
         await queue.stop(config.queueGraceMs);
         runtime.stop();
+        await caches.close();
         await auth.stop();
         await dictionary.close();
         await sysConfig.close();

@@ -8,6 +8,7 @@ import type { SysConfig } from './sysconfig/sysconfig.js';
 import type { JobQueue } from './queue/job-queue.js';
 import type { NodeRegistry } from './nodes/node-registry.js';
 import type { RuntimeMonitor } from './nodes/runtime-monitor.js';
+import type { CacheRegistry } from './cache/cache-registry.js';
 
 /** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
 export interface Services {
@@ -24,4 +25,6 @@ export interface Services {
   nodes: NodeRegistry;
   /** Garbage collection and event-loop figures of this process. */
   runtime: RuntimeMonitor;
+  /** The caches of this instance, reset on every instance through NOTIFY. */
+  caches: CacheRegistry;
 }
