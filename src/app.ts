@@ -19,6 +19,7 @@ import { screenRoutes } from './screens/screen-routes.js';
 import { viewRoutes } from './views/view-routes.js';
 import { nodeRoutes } from './nodes/node-routes.js';
 import { cacheRoutes } from './cache/cache-routes.js';
+import { schedulerRoutes } from './schedulers/scheduler-routes.js';
 import { collectRoutes } from './openapi/route-catalogue.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import type { Services } from './services.js';
@@ -68,6 +69,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await viewRoutes(app, s);
   await nodeRoutes(app, s);
   await cacheRoutes(app, s);
+  await schedulerRoutes(app, s);
   await openApiRoutes(app, s, routes);
   return app;
 }

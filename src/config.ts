@@ -23,6 +23,8 @@ export interface Config {
   nodeWindowMs: number;
   /** Where other instances reach this one (DICTUM_NODE_URL); by default its host name and port. */
   nodeUrl: string;
+  /** How often each instance looks for due scheduler firings (DICTUM_SCHEDULER_TICK_MS). */
+  schedulerTickMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -87,5 +89,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     processFileDir: path.resolve(env.DICTUM_PROCESS_FILE_DIR ?? path.join(dataDir, 'process-files')),
     ...nodeTiming(env),
     nodeUrl: env.DICTUM_NODE_URL ?? '',
+    schedulerTickMs: int(env, 'DICTUM_SCHEDULER_TICK_MS', 1_000, 50, 60_000),
   };
 }

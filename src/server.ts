@@ -25,6 +25,7 @@ import { RuntimeMonitor } from './nodes/runtime-monitor.js';
 import { randomUUID } from 'node:crypto';
 import { CacheRegistry } from './cache/cache-registry.js';
 import { registerCaches } from './cache/cache-sources.js';
+import { SchedulerRunner } from './schedulers/scheduler-runner.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -84,11 +85,14 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const caches = new CacheRegistry();
     registerCaches(caches, dictionary, sysConfig, auth);
     await caches.listen(db);
-    const services: Services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches };
+    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches } as Services;
+    const schedulers = new SchedulerRunner(services, config.schedulerTickMs);
+    services.schedulers = schedulers;
     const app = await buildApp(services);
     const address = await app.listen({ port: config.port, host: config.host });
     // Kinds are registered by the route modules above; the workers start once they all are and the instance serves.
     await queue.start();
+    schedulers.start();
     const url = address.replace('[::]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
     const port = Number(new URL(url).port);
     await nodes.start(port, config.nodeUrl || advertisedUrl(config.host, url, port));
@@ -101,6 +105,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         if (closed) return;
         closed = true;
         await nodes.stop();
+        await schedulers.stop();
         await app.close();
         await queue.stop(config.queueGraceMs);
         runtime.stop();

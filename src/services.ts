@@ -9,6 +9,7 @@ import type { JobQueue } from './queue/job-queue.js';
 import type { NodeRegistry } from './nodes/node-registry.js';
 import type { RuntimeMonitor } from './nodes/runtime-monitor.js';
 import type { CacheRegistry } from './cache/cache-registry.js';
+import type { SchedulerRunner } from './schedulers/scheduler-runner.js';
 
 /** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
 export interface Services {
@@ -27,4 +28,6 @@ export interface Services {
   runtime: RuntimeMonitor;
   /** The caches of this instance, reset on every instance through NOTIFY. */
   caches: CacheRegistry;
+  /** This instance's loop that claims and queues due scheduler firings. */
+  schedulers: SchedulerRunner;
 }

@@ -13,6 +13,7 @@ import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 import { addProcessSeed } from '../../processes/process-seed.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
+import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
 
 export interface Migration {
   version: number;
@@ -173,6 +174,13 @@ export const migrations: Migration[] = [
     name: 'the node registry of the cluster (dictum.node)',
     async up(tx) {
       for (const statement of NODE_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 71,
+    name: 'scheduler firings claimed once across the cluster (dictum.scheduler_firing)',
+    async up(tx) {
+      for (const statement of SCHEDULER_SCHEMA) await tx.query(statement);
     },
   },
 ];
