@@ -20,6 +20,7 @@ import { viewRoutes } from './views/view-routes.js';
 import { nodeRoutes } from './nodes/node-routes.js';
 import { cacheRoutes } from './cache/cache-routes.js';
 import { schedulerRoutes } from './schedulers/scheduler-routes.js';
+import { serverRoutes } from './servers/server-routes.js';
 import { collectRoutes } from './openapi/route-catalogue.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import type { Services } from './services.js';
@@ -70,6 +71,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await nodeRoutes(app, s);
   await cacheRoutes(app, s);
   await schedulerRoutes(app, s);
+  await serverRoutes(app, s);
   await openApiRoutes(app, s, routes);
   return app;
 }

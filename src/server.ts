@@ -26,6 +26,8 @@ import { randomUUID } from 'node:crypto';
 import { CacheRegistry } from './cache/cache-registry.js';
 import { registerCaches } from './cache/cache-sources.js';
 import { SchedulerRunner } from './schedulers/scheduler-runner.js';
+import { ServerRegistry } from './servers/server-registry.js';
+import { registerServers } from './servers/server-controls.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -88,6 +90,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches } as Services;
     const schedulers = new SchedulerRunner(services, config.schedulerTickMs);
     services.schedulers = schedulers;
+    services.servers = new ServerRegistry();
+    registerServers(services.servers, queue, schedulers, config.queueGraceMs);
     const app = await buildApp(services);
     const address = await app.listen({ port: config.port, host: config.host });
     // Kinds are registered by the route modules above; the workers start once they all are and the instance serves.

@@ -10,6 +10,7 @@ import type { NodeRegistry } from './nodes/node-registry.js';
 import type { RuntimeMonitor } from './nodes/runtime-monitor.js';
 import type { CacheRegistry } from './cache/cache-registry.js';
 import type { SchedulerRunner } from './schedulers/scheduler-runner.js';
+import type { ServerRegistry } from './servers/server-registry.js';
 
 /** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
 export interface Services {
@@ -30,4 +31,6 @@ export interface Services {
   caches: CacheRegistry;
   /** This instance's loop that claims and queues due scheduler firings. */
   schedulers: SchedulerRunner;
+  /** This instance's background services as server instances (state toggle, run now, logs). */
+  servers: ServerRegistry;
 }

@@ -173,9 +173,16 @@ export class JobQueue {
   }
 
   /** Starts the workers of this instance: a LISTEN wake-up and a poll timer. */
+  /** Whether the workers claim work (POST /servers/{id}/state stops and starts them). */
+  get running(): boolean {
+    return this.#started && !this.#stopping;
+  }
+
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
+    // A queue stopped by its server toggle starts again.
+    this.#stopping = false;
     this.#unlisten = await this.#db.listen(QUEUE_CHANNEL, () => this.#wake());
     const tick = (): void => {
       this.#timer = setTimeout(() => {
@@ -194,6 +201,7 @@ export class JobQueue {
    */
   async stop(graceMs = 10_000): Promise<void> {
     this.#stopping = true;
+    this.#started = false;
     if (this.#timer) clearTimeout(this.#timer);
     await this.#unlisten?.().catch(() => undefined);
     this.#unlisten = null;

@@ -71,6 +71,12 @@ export class SchedulerRunner {
   lastRun: Date | null = null;
   runs = 0;
   fired = 0;
+  /** Told of each firing this instance queued, and of each that failed (the server's log). */
+  report: (summary: string, reference: string, error: boolean) => void = () => undefined;
+
+  get tickMs(): number {
+    return this.#tickMs;
+  }
 
   constructor(s: Services, tickMs: number) {
     this.#s = s;
@@ -112,9 +118,13 @@ export class SchedulerRunner {
       if (this.#tried.get(sc.id) === due.getTime()) continue;
       this.#tried.set(sc.id, due.getTime());
       try {
-        if (await this.#fire(sc, due, now)) this.fired++;
+        if (await this.#fire(sc, due, now)) {
+          this.fired++;
+          this.report(`${sc.name}: run queued for ${due.toISOString()}`, `AD_Scheduler_ID=${sc.id}`, false);
+        }
       } catch (err) {
         this.#s.log.warn({ err, scheduler: sc.id }, 'scheduled run could not be queued');
+        this.report(`${sc.name}: ${err instanceof Error ? err.message : String(err)}`, `AD_Scheduler_ID=${sc.id}`, true);
       }
     }
   }
