@@ -21,6 +21,7 @@ import { nodeRoutes } from './nodes/node-routes.js';
 import { cacheRoutes } from './cache/cache-routes.js';
 import { schedulerRoutes } from './schedulers/scheduler-routes.js';
 import { serverRoutes } from './servers/server-routes.js';
+import { logRoutes } from './logs/log-routes.js';
 import { collectRoutes } from './openapi/route-catalogue.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import type { Services } from './services.js';
@@ -72,6 +73,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await cacheRoutes(app, s);
   await schedulerRoutes(app, s);
   await serverRoutes(app, s);
+  await logRoutes(app, s);
   await openApiRoutes(app, s, routes);
   return app;
 }

@@ -25,6 +25,10 @@ export interface Config {
   nodeUrl: string;
   /** How often each instance looks for due scheduler firings (DICTUM_SCHEDULER_TICK_MS). */
   schedulerTickMs: number;
+  /** Where `serve` writes its log files (DICTUM_LOG_DIR); empty: no files. */
+  logDir: string;
+  /** A log file beyond this size is rotated (DICTUM_LOG_MAX_BYTES). */
+  logMaxBytes: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -89,6 +93,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     processFileDir: path.resolve(env.DICTUM_PROCESS_FILE_DIR ?? path.join(dataDir, 'process-files')),
     ...nodeTiming(env),
     nodeUrl: env.DICTUM_NODE_URL ?? '',
+    logDir: env.DICTUM_LOG_DIR === '' ? '' : path.resolve(env.DICTUM_LOG_DIR ?? path.join(dataDir, 'logs')),
+    logMaxBytes: int(env, 'DICTUM_LOG_MAX_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31 - 1),
     schedulerTickMs: int(env, 'DICTUM_SCHEDULER_TICK_MS', 1_000, 50, 60_000),
   };
 }

@@ -27,6 +27,7 @@ import { CacheRegistry } from './cache/cache-registry.js';
 import { registerCaches } from './cache/cache-sources.js';
 import { SchedulerRunner } from './schedulers/scheduler-runner.js';
 import { ServerRegistry } from './servers/server-registry.js';
+import { LogFiles } from './logs/log-files.js';
 import { registerServers } from './servers/server-controls.js';
 
 export interface RunningServer {
@@ -48,10 +49,23 @@ const REDACTED = [
   '*.verifiedToken',
   '*.WebhookSecret',
   '*.PreviousSecret',
+  '*.accessToken',
+  '*.access_token',
+  '*.refreshToken',
+  '*.secret',
+  '*.authorization',
 ];
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { node: config.nodeId || os.hostname() }, redact: { paths: REDACTED, censor: '[redacted]' } });
+/** The logger of an instance: standard output, and the log files when there are any (the level applies to both, live). */
+export function createLogger(config: Config, files: LogFiles | null = null, toStdout = true): Logger {
+  const options = { level: config.logLevel, base: { node: config.nodeId || os.hostname() }, redact: { paths: REDACTED, censor: '[redacted]' } };
+  if (!files) return pino(options);
+  return pino(options, pino.multistream([...(toStdout ? [{ level: 'trace' as const, stream: process.stdout }] : []), { level: 'trace' as const, stream: files.stream }]));
+}
+
+/** The log files of `serve`, in DICTUM_LOG_DIR; null when it is empty. */
+export function openLogFiles(config: Config): LogFiles | null {
+  return config.logDir ? new LogFiles(config.logDir, `${config.nodeId || os.hostname()}-${process.pid}`, config.logMaxBytes) : null;
 }
 
 /** Where other instances reach this one: its host name when it listens on every interface. */
@@ -60,7 +74,7 @@ function advertisedUrl(host: string, url: string, port: number): string {
 }
 
 /** Opens the database, loads the dictionary and serves the API; close() undoes it all. */
-export async function startServer(config: Config, log: Logger = createLogger(config)): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger = createLogger(config), logFiles: LogFiles | null = null): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, log });
   try {
     const dictionary = await DictionaryCache.open(db);
@@ -87,7 +101,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const caches = new CacheRegistry();
     registerCaches(caches, dictionary, sysConfig, auth);
     await caches.listen(db);
-    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches } as Services;
+    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles } as Services;
     const schedulers = new SchedulerRunner(services, config.schedulerTickMs);
     services.schedulers = schedulers;
     services.servers = new ServerRegistry();
@@ -118,6 +132,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         await dictionary.close();
         await sysConfig.close();
         await db.close();
+        logFiles?.close();
       },
     };
   } catch (e) {

@@ -11,6 +11,7 @@ import type { RuntimeMonitor } from './nodes/runtime-monitor.js';
 import type { CacheRegistry } from './cache/cache-registry.js';
 import type { SchedulerRunner } from './schedulers/scheduler-runner.js';
 import type { ServerRegistry } from './servers/server-registry.js';
+import type { LogFiles } from './logs/log-files.js';
 
 /** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
 export interface Services {
@@ -33,4 +34,6 @@ export interface Services {
   schedulers: SchedulerRunner;
   /** This instance's background services as server instances (state toggle, run now, logs). */
   servers: ServerRegistry;
+  /** This instance's log files; null when it writes none (DICTUM_LOG_DIR empty, commands other than serve). */
+  logFiles: LogFiles | null;
 }

@@ -59,7 +59,7 @@ export async function nodeRoutes(app: FastifyInstance, s: Services): Promise<voi
         dataDir: s.config.dataDir,
         databaseUp: db.up,
         logLevel: s.log.level,
-        currentLogFile: '',
+        currentLogFile: s.logFiles?.currentFileName() ?? '',
         sessionCount: db.sessions,
         gcCount: s.runtime.gcCount,
         gcTimeMs: s.runtime.gcTimeMs,

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { createLogger, openLogFiles, startServer, type RunningServer } from '../../src/server.js';
 import { pino } from 'pino';
 import { cacheDir, freshDatabase } from './database.js';
 
@@ -23,8 +23,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     databaseUrl: fresh.databaseUrl,
     cacheDir,
   };
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const server = await startServer(config, log);
+  // With a log folder the instance logs as `serve` does, to files only (the test reads them).
+  const files = env.DICTUM_LOG_DIR ? openLogFiles(config) : null;
+  const log = files ? createLogger(config, files, false) : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const server = await startServer(config, log, files);
   return {
     ...server,
     async close() {
