@@ -22,6 +22,7 @@ import { cacheRoutes } from './cache/cache-routes.js';
 import { schedulerRoutes } from './schedulers/scheduler-routes.js';
 import { serverRoutes } from './servers/server-routes.js';
 import { logRoutes } from './logs/log-routes.js';
+import { taskRoutes } from './tasks/task-routes.js';
 import { collectRoutes } from './openapi/route-catalogue.js';
 import { openApiRoutes } from './openapi/openapi-routes.js';
 import type { Services } from './services.js';
@@ -74,6 +75,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await schedulerRoutes(app, s);
   await serverRoutes(app, s);
   await logRoutes(app, s);
+  await taskRoutes(app, s);
   await openApiRoutes(app, s, routes);
   return app;
 }

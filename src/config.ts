@@ -29,6 +29,8 @@ export interface Config {
   logDir: string;
   /** A log file beyond this size is rotated (DICTUM_LOG_MAX_BYTES). */
   logMaxBytes: number;
+  /** How long a task's command may run before it is stopped (DICTUM_TASK_TIMEOUT_MS). */
+  taskTimeoutMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...nodeTiming(env),
     nodeUrl: env.DICTUM_NODE_URL ?? '',
     logDir: env.DICTUM_LOG_DIR === '' ? '' : path.resolve(env.DICTUM_LOG_DIR ?? path.join(dataDir, 'logs')),
+    taskTimeoutMs: int(env, 'DICTUM_TASK_TIMEOUT_MS', 60_000, 100, 3_600_000),
     logMaxBytes: int(env, 'DICTUM_LOG_MAX_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31 - 1),
     schedulerTickMs: int(env, 'DICTUM_SCHEDULER_TICK_MS', 1_000, 50, 60_000),
   };

@@ -28,6 +28,7 @@ import { registerCaches } from './cache/cache-sources.js';
 import { SchedulerRunner } from './schedulers/scheduler-runner.js';
 import { ServerRegistry } from './servers/server-registry.js';
 import { LogFiles } from './logs/log-files.js';
+import { registerTaskRules } from './tasks/task-rules.js';
 import { registerServers } from './servers/server-controls.js';
 
 export interface RunningServer {
@@ -91,6 +92,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerInfoWindowRules(events);
     registerStatusLineRules(events);
     registerChartRules(events);
+    registerTaskRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const queue = new JobQueue({ db, log, owner: `${config.nodeId || os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}` });
