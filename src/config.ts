@@ -17,6 +17,20 @@ export interface Config {
   queueGraceMs: number;
   /** Where FileName process parameters given as server paths must lie (DICTUM_PROCESS_FILE_DIR). */
   processFileDir: string;
+  /** How often this instance renews its entry in the node registry (DICTUM_NODE_HEARTBEAT_MS). */
+  nodeHeartbeatMs: number;
+  /** A node whose heartbeat is older than this has left the cluster (DICTUM_NODE_WINDOW_MS). */
+  nodeWindowMs: number;
+  /** Where other instances reach this one (DICTUM_NODE_URL); by default its host name and port. */
+  nodeUrl: string;
+  /** How often each instance looks for due scheduler firings (DICTUM_SCHEDULER_TICK_MS). */
+  schedulerTickMs: number;
+  /** Where `serve` writes its log files (DICTUM_LOG_DIR); empty: no files. */
+  logDir: string;
+  /** A log file beyond this size is rotated (DICTUM_LOG_MAX_BYTES). */
+  logMaxBytes: number;
+  /** How long a task's command may run before it is stopped (DICTUM_TASK_TIMEOUT_MS). */
+  taskTimeoutMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -50,6 +64,14 @@ export const DEFAULT_POOL_SIZE = 5;
  */
 export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
 
+function nodeTiming(env: NodeJS.ProcessEnv): { nodeHeartbeatMs: number; nodeWindowMs: number } {
+  const nodeHeartbeatMs = int(env, 'DICTUM_NODE_HEARTBEAT_MS', 5_000, 100, 600_000);
+  // Three missed heartbeats by default: one slow database round trip does not drop a node.
+  const nodeWindowMs = int(env, 'DICTUM_NODE_WINDOW_MS', nodeHeartbeatMs * 3, 200, 3_600_000);
+  if (nodeWindowMs <= nodeHeartbeatMs) throw new Error('Configuration DICTUM_NODE_WINDOW_MS must be longer than DICTUM_NODE_HEARTBEAT_MS');
+  return { nodeHeartbeatMs, nodeWindowMs };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`Configuration LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -71,5 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pgliteSharedBuffersMb: int(env, 'DICTUM_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, 1, 4096),
     queueGraceMs: int(env, 'QUEUE_GRACE_MS', 10_000, 0, 600_000),
     processFileDir: path.resolve(env.DICTUM_PROCESS_FILE_DIR ?? path.join(dataDir, 'process-files')),
+    ...nodeTiming(env),
+    nodeUrl: env.DICTUM_NODE_URL ?? '',
+    logDir: env.DICTUM_LOG_DIR === '' ? '' : path.resolve(env.DICTUM_LOG_DIR ?? path.join(dataDir, 'logs')),
+    taskTimeoutMs: int(env, 'DICTUM_TASK_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    logMaxBytes: int(env, 'DICTUM_LOG_MAX_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31 - 1),
+    schedulerTickMs: int(env, 'DICTUM_SCHEDULER_TICK_MS', 1_000, 50, 60_000),
   };
 }

@@ -1,17 +1,19 @@
 import { loadConfig } from './config.js';
 import { openDatabase, seededSnapshot } from './db/open.js';
 import { schemaCommand } from './dictionary/schema-command.js';
-import { createLogger, startServer } from './server.js';
+import { createLogger, openLogFiles, startServer } from './server.js';
 import { clearRoleType } from './auth/clear-role-type.js';
 
 /** Command line: serve (default) | migrate | snapshot | schema [--apply] | clear-role-type <AD_Role_ID>. */
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? 'serve';
   const config = loadConfig();
-  const log = createLogger(config);
+  // Only serve writes log files: the other commands are short and log to standard output.
+  const files = command === 'serve' ? openLogFiles(config) : null;
+  const log = createLogger(config, files);
   switch (command) {
     case 'serve': {
-      const server = await startServer(config, log);
+      const server = await startServer(config, log, files);
       log.info({ url: server.url, database: config.databaseUrl ? 'postgresql' : 'pglite' }, 'Dictum is serving');
       const stop = (signal: string) => {
         log.info({ signal }, 'shutting down');

@@ -20,6 +20,16 @@ import { JobQueue } from './queue/job-queue.js';
 import { registerInfoWindowRules } from './infowindows/info-validation.js';
 import { registerStatusLineRules } from './statuslines/status-line-rules.js';
 import { registerChartRules } from './charts/chart-rules.js';
+import { NodeRegistry } from './nodes/node-registry.js';
+import { RuntimeMonitor } from './nodes/runtime-monitor.js';
+import { randomUUID } from 'node:crypto';
+import { CacheRegistry } from './cache/cache-registry.js';
+import { registerCaches } from './cache/cache-sources.js';
+import { SchedulerRunner } from './schedulers/scheduler-runner.js';
+import { ServerRegistry } from './servers/server-registry.js';
+import { LogFiles } from './logs/log-files.js';
+import { registerTaskRules } from './tasks/task-rules.js';
+import { registerServers } from './servers/server-controls.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -40,14 +50,32 @@ const REDACTED = [
   '*.verifiedToken',
   '*.WebhookSecret',
   '*.PreviousSecret',
+  '*.accessToken',
+  '*.access_token',
+  '*.refreshToken',
+  '*.secret',
+  '*.authorization',
 ];
 
-export function createLogger(config: Config): Logger {
-  return pino({ level: config.logLevel, base: { node: config.nodeId || os.hostname() }, redact: { paths: REDACTED, censor: '[redacted]' } });
+/** The logger of an instance: standard output, and the log files when there are any (the level applies to both, live). */
+export function createLogger(config: Config, files: LogFiles | null = null, toStdout = true): Logger {
+  const options = { level: config.logLevel, base: { node: config.nodeId || os.hostname() }, redact: { paths: REDACTED, censor: '[redacted]' } };
+  if (!files) return pino(options);
+  return pino(options, pino.multistream([...(toStdout ? [{ level: 'trace' as const, stream: process.stdout }] : []), { level: 'trace' as const, stream: files.stream }]));
+}
+
+/** The log files of `serve`, in DICTUM_LOG_DIR; null when it is empty. */
+export function openLogFiles(config: Config): LogFiles | null {
+  return config.logDir ? new LogFiles(config.logDir, `${config.nodeId || os.hostname()}-${process.pid}`, config.logMaxBytes) : null;
+}
+
+/** Where other instances reach this one: its host name when it listens on every interface. */
+function advertisedUrl(host: string, url: string, port: number): string {
+  return host === '0.0.0.0' || host === '::' ? `http://${os.hostname()}:${port}` : url;
 }
 
 /** Opens the database, loads the dictionary and serves the API; close() undoes it all. */
-export async function startServer(config: Config, log: Logger = createLogger(config)): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger = createLogger(config), logFiles: LogFiles | null = null): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, log });
   try {
     const dictionary = await DictionaryCache.open(db);
@@ -64,15 +92,30 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     registerInfoWindowRules(events);
     registerStatusLineRules(events);
     registerChartRules(events);
+    registerTaskRules(events);
     const auth = new AuthService({ config, db, sysConfig, log });
     await auth.start();
     const queue = new JobQueue({ db, log, owner: `${config.nodeId || os.hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}` });
-    const services: Services = { config, db, dictionary, sysConfig, events, log, auth, queue };
+    const nodeId = config.nodeId || randomUUID();
+    const nodes = new NodeRegistry({ db, log, id: nodeId, hostName: os.hostname(), heartbeatMs: config.nodeHeartbeatMs, windowMs: config.nodeWindowMs });
+    const runtime = new RuntimeMonitor();
+    runtime.start();
+    const caches = new CacheRegistry();
+    registerCaches(caches, dictionary, sysConfig, auth);
+    await caches.listen(db);
+    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles } as Services;
+    const schedulers = new SchedulerRunner(services, config.schedulerTickMs);
+    services.schedulers = schedulers;
+    services.servers = new ServerRegistry();
+    registerServers(services.servers, queue, schedulers, config.queueGraceMs);
     const app = await buildApp(services);
     const address = await app.listen({ port: config.port, host: config.host });
     // Kinds are registered by the route modules above; the workers start once they all are and the instance serves.
     await queue.start();
+    schedulers.start();
     const url = address.replace('[::]', '127.0.0.1').replace('0.0.0.0', '127.0.0.1');
+    const port = Number(new URL(url).port);
+    await nodes.start(port, config.nodeUrl || advertisedUrl(config.host, url, port));
     let closed = false;
     return {
       app,
@@ -81,12 +124,17 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       async close() {
         if (closed) return;
         closed = true;
+        await nodes.stop();
+        await schedulers.stop();
         await app.close();
         await queue.stop(config.queueGraceMs);
+        runtime.stop();
+        await caches.close();
         await auth.stop();
         await dictionary.close();
         await sysConfig.close();
         await db.close();
+        logFiles?.close();
       },
     };
   } catch (e) {

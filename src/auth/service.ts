@@ -235,6 +235,14 @@ export class AuthService {
     };
   }
 
+  roleAccessStats(): { size: number; maxSize: number; hits: number; misses: number } {
+    return this.#roleAccess.stats();
+  }
+
+  clearRoleAccess(): void {
+    this.#roleAccess.clear();
+  }
+
   roleAccessCached(roleId: number, userId: number): RoleAccess | null {
     const hit = this.#roleAccess.get(`${roleId}:${userId}`);
     return hit && Date.now() - hit.at < ROLE_ACCESS_TTL_MS ? hit : null;

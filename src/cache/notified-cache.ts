@@ -23,6 +23,11 @@ export class NotifiedCache<K, V> {
     return this.#map.size;
   }
 
+  /** Size and read counters, for the cache registry. */
+  stats(): { size: number; maxSize: number; hits: number; misses: number } {
+    return { size: this.#map.size, maxSize: this.#map.max, hits: this.#map.hits, misses: this.#map.misses };
+  }
+
   /** Taken before a read whose result is to be stored: give it back to `set`. */
   readStarted(): number {
     return this.#clears;

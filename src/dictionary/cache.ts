@@ -17,6 +17,9 @@ export class DictionaryCache {
   #reloading: Promise<void> | null = null;
   #again = false;
   #unlisten: (() => Promise<void>) | null = null;
+  /** Reads of the held dictionary and loads after the first (GET /caches shows them as hits and misses). */
+  reads = 0;
+  reloads = 0;
 
   private constructor(private readonly db: Db, initial: Dictionary) {
     this.#current = initial;
@@ -41,7 +44,13 @@ export class DictionaryCache {
     return cache;
   }
 
+  /** Tables held, without counting as a read. */
+  get size(): number {
+    return this.#current.tables.length;
+  }
+
   get current(): Dictionary {
+    this.reads++;
     return this.#current;
   }
 
@@ -54,6 +63,7 @@ export class DictionaryCache {
     this.#reloading = (async () => {
       do {
         this.#again = false;
+        this.reloads++;
         this.#current = await loadDictionary(this.db, this.#current.version + 1);
       } while (this.#again);
     })().finally(() => {

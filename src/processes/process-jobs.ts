@@ -49,13 +49,15 @@ export interface JobInfo {
  * concurrency), records the AD_PInstance (IsRunAsJob, IsProcessing) and queues the run in one
  * transaction. Any instance's worker picks it up.
  */
-export async function queueProcessJob(s: Services, auth: AuthContext, def: ProcessDef, body: unknown): Promise<JobInfo> {
+export async function queueProcessJob(s: Services, auth: AuthContext, def: ProcessDef, body: unknown, first?: (tx: Tx) => Promise<void>): Promise<JobInfo> {
   const request = parseRunBody(def.params, body, todayOf());
   const record = await resolveRecord(s, s.db, auth, request);
   const o = { s, auth, def, request, record };
   await assertNotRunning(s.db, o);
   const since = new Date();
   const instanceId = await s.db.tx(async (tx) => {
+    // A scheduler claims its firing here: the claim and the queued run commit together or not at all.
+    if (first) await first(tx);
     const id = await startInstance(tx, o, true);
     const payload: ProcessJobPayload = { instanceId: id, processId: def.id, claims: claimsOf(auth), body: body ?? {} };
     await s.queue.enqueue(tx, PROCESS_JOB_KIND, payload);

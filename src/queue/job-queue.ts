@@ -173,11 +173,18 @@ export class JobQueue {
   }
 
   /** Starts the workers of this instance: a LISTEN wake-up and a poll timer. */
+  /** Whether the workers claim work (POST /servers/{id}/state stops and starts them). */
+  get running(): boolean {
+    return this.#started && !this.#stopping;
+  }
+
   async start(): Promise<void> {
     if (this.#started && !this.#stopping) return;
     // A stopped queue may start again (tests stop the workers to stage a crash, then resume them).
     this.#stopping = false;
     this.#started = true;
+    // A queue stopped by its server toggle starts again.
+    this.#stopping = false;
     this.#unlisten = await this.#db.listen(QUEUE_CHANNEL, () => this.#wake());
     const tick = (): void => {
       this.#timer = setTimeout(() => {
@@ -196,6 +203,7 @@ export class JobQueue {
    */
   async stop(graceMs = 10_000): Promise<void> {
     this.#stopping = true;
+    this.#started = false;
     if (this.#timer) clearTimeout(this.#timer);
     await this.#unlisten?.().catch(() => undefined);
     this.#unlisten = null;

@@ -22,6 +22,10 @@ export class SysConfig {
     this.#cache.clear();
   }
 
+  cacheStats(): { size: number; maxSize: number; hits: number; misses: number } {
+    return this.#cache.stats();
+  }
+
   async get(name: string, clientId = 0, orgId = 0, q: Queryable = this.db): Promise<string | null> {
     const key = `${name}|${clientId}|${orgId}`;
     const hit = q === this.db ? this.#cache.get(key) : undefined;

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { createLogger, openLogFiles, startServer, type RunningServer } from '../../src/server.js';
 import { pino } from 'pino';
 import { cacheDir, freshDatabase } from './database.js';
 
@@ -23,8 +23,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     databaseUrl: fresh.databaseUrl,
     cacheDir,
   };
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const server = await startServer(config, log);
+  // With a log folder the instance logs as `serve` does, to files only (the test reads them).
+  const files = env.DICTUM_LOG_DIR ? openLogFiles(config) : null;
+  const log = files ? createLogger(config, files, false) : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const server = await startServer(config, log, files);
   return {
     ...server,
     async close() {
@@ -52,7 +54,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 }
 
 /** Another instance of the service on the same database as `a` (PostgreSQL only: PGlite has one process). */
-export async function startSecondInstance(a: TestServer): Promise<RunningServer> {
-  const config = { ...loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1' }), databaseUrl: a.services.config.databaseUrl, dataDir: a.services.config.dataDir, cacheDir };
+export async function startSecondInstance(a: TestServer, env: Record<string, string> = {}): Promise<RunningServer> {
+  const config = { ...loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', ...env }), databaseUrl: a.services.config.databaseUrl, dataDir: a.services.config.dataDir, cacheDir };
   return startServer(config, pino({ level: 'silent' }));
 }

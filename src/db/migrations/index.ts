@@ -12,6 +12,8 @@ import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 import { addProcessSeed } from '../../processes/process-seed.js';
+import { NODE_SCHEMA } from '../../nodes/node-schema.js';
+import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
 
 export interface Migration {
   version: number;
@@ -172,6 +174,20 @@ export const migrations: Migration[] = [
     async up(tx) {
       await addSeedTables(tx, ['C_BankAccountDoc', 'REST_View', 'REST_ViewColumn', 'REST_ViewRelated', 'AD_Tab']);
       await tx.query(`UPDATE ad_tab SET isadvancedtab = 'Y' WHERE ad_tab_id = 188`);
+    },
+  },
+  {
+    version: 70,
+    name: 'the node registry of the cluster (dictum.node)',
+    async up(tx) {
+      for (const statement of NODE_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 71,
+    name: 'scheduler firings claimed once across the cluster (dictum.scheduler_firing)',
+    async up(tx) {
+      for (const statement of SCHEDULER_SCHEMA) await tx.query(statement);
     },
   },
 ];

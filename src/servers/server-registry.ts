@@ -1,0 +1,49 @@
+import type { NodeEntry } from '../nodes/node-registry.js';
+import { BackgroundServer, type ServerControl } from './background-server.js';
+
+/** The background services of this instance, each a server instance of the spec. */
+export class ServerRegistry {
+  readonly #servers = new Map<string, BackgroundServer>();
+
+  add(control: ServerControl): BackgroundServer {
+    const server = new BackgroundServer(control);
+    this.#servers.set(control.key, server);
+    return server;
+  }
+
+  all(): BackgroundServer[] {
+    return [...this.#servers.values()];
+  }
+
+  byKey(key: string): BackgroundServer | null {
+    return this.#servers.get(key) ?? null;
+  }
+}
+
+/** Server id `<key>@<node id>`: the node part says which instance answers for it. */
+export function parseServerId(id: string): { key: string; nodeId: string } | null {
+  const at = id.indexOf('@');
+  if (at <= 0 || at === id.length - 1) return null;
+  return { key: id.slice(0, at), nodeId: id.slice(at + 1) };
+}
+
+export function serverEntry(server: BackgroundServer, node: NodeEntry): Record<string, unknown> {
+  const c = server.control;
+  return { id: `${c.key}@${node.id}`, name: c.name, nodeId: node.id, hostName: node.hostName, port: node.port, started: c.started() };
+}
+
+export function serverDetail(server: BackgroundServer, node: NodeEntry): Record<string, unknown> {
+  const c = server.control;
+  const last = c.lastRun();
+  const next = c.started() ? c.nextRun() : null;
+  return {
+    ...serverEntry(server, node),
+    lastRun: last ? last.toISOString() : '',
+    info: c.info(),
+    nextRun: next ? next.toISOString() : '',
+    statistics: c.statistics(),
+    // Background services wait between passes: a started one is sleeping unless called to run.
+    sleeping: c.started(),
+    interruptd: !c.started(),
+  };
+}

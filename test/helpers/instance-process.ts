@@ -1,0 +1,43 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { TestServer } from './server.js';
+import { cacheDir } from './database.js';
+
+export interface InstanceProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything the instance wrote to its standard output. */
+  output(): string;
+}
+
+const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+/**
+ * Starts another instance of the service as a process of its own on the database of `a`, so that a
+ * test can kill it with SIGKILL as a crash would (PostgreSQL only). Resolves once it serves.
+ */
+export async function startInstanceProcess(a: TestServer, env: Record<string, string> = {}): Promise<InstanceProcess> {
+  const child = spawn(process.execPath, [main, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: a.services.config.databaseUrl ?? '', DICTUM_DATA_DIR: a.services.config.dataDir, DICTUM_CACHE_DIR: cacheDir, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`instance did not start: ${err}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /"url":"(http:\/\/[^"]+)"[^\n]*Dictum is serving/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`instance exited with ${code}: ${err}`));
+    });
+  });
+  return { child, url, output: () => out };
+}
