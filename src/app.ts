@@ -10,6 +10,7 @@ import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
 import { processRoutes } from './processes/process-routes.js';
 import { archiveRoutes } from './archives/archive-routes.js';
+import { attachmentRoutes } from './attachments/attachment-routes.js';
 import { printRoutes } from './print/print-routes.js';
 import { referenceRoutes } from './references/reference-routes.js';
 import { infoWindowRoutes } from './infowindows/info-routes.js';
@@ -57,6 +58,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await batchRoutes(app, s);
   await processRoutes(app, s);
   await archiveRoutes(app, s);
+  await attachmentRoutes(app, s);
   await printRoutes(app, s);
   await referenceRoutes(app, s);
   await infoWindowRoutes(app, s);
