@@ -11,6 +11,7 @@ import { authRoutes } from './auth/routes.js';
 import { processRoutes } from './processes/process-routes.js';
 import { archiveRoutes } from './archives/archive-routes.js';
 import { attachmentRoutes } from './attachments/attachment-routes.js';
+import { uploadRoutes } from './uploads/upload-routes.js';
 import { printRoutes } from './print/print-routes.js';
 import { referenceRoutes } from './references/reference-routes.js';
 import { infoWindowRoutes } from './infowindows/info-routes.js';
@@ -29,6 +30,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without a bearer token. */
     public?: boolean;
+    /** Routes that also accept a presigned query (X-ID-SIGNATURE...) instead of a bearer token. */
+    presignable?: boolean;
   }
 }
 
@@ -59,6 +62,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await processRoutes(app, s);
   await archiveRoutes(app, s);
   await attachmentRoutes(app, s);
+  await uploadRoutes(app, s);
   await printRoutes(app, s);
   await referenceRoutes(app, s);
   await infoWindowRoutes(app, s);
