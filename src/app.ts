@@ -10,6 +10,8 @@ import { authenticateHook } from './auth/authenticate.js';
 import { authRoutes } from './auth/routes.js';
 import { processRoutes } from './processes/process-routes.js';
 import { archiveRoutes } from './archives/archive-routes.js';
+import { attachmentRoutes } from './attachments/attachment-routes.js';
+import { uploadRoutes } from './uploads/upload-routes.js';
 import { printRoutes } from './print/print-routes.js';
 import { referenceRoutes } from './references/reference-routes.js';
 import { infoWindowRoutes } from './infowindows/info-routes.js';
@@ -35,6 +37,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without a bearer token. */
     public?: boolean;
+    /** Routes that also accept a presigned query (X-ID-SIGNATURE...) instead of a bearer token. */
+    presignable?: boolean;
   }
 }
 
@@ -64,6 +68,8 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await batchRoutes(app, s);
   await processRoutes(app, s);
   await archiveRoutes(app, s);
+  await attachmentRoutes(app, s);
+  await uploadRoutes(app, s);
   await printRoutes(app, s);
   await referenceRoutes(app, s);
   await infoWindowRoutes(app, s);

@@ -1,0 +1,95 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { badRequest } from '../errors.js';
+
+/** Chunks are numbered from 1 (as the upstream collection sends them) up to the total. */
+export const FIRST_CHUNK = 1;
+/** Largest chunk: one request body; a chunk is held in memory while it is verified and stored. */
+export const MAX_CHUNK_SIZE = 16 * 1024 * 1024;
+export const MAX_FILE_SIZE = 2 * 1024 * 1024 * 1024;
+export const MAX_CHUNKS = 10_000;
+export const DEFAULT_EXPIRES_SECONDS = 24 * 3600;
+export const MAX_EXPIRES_SECONDS = 7 * 24 * 3600;
+export const LOCATIONS = ['ARCHIVE', 'ATTACHMENT', 'IMAGE'] as const;
+export type UploadLocation = (typeof LOCATIONS)[number];
+
+export interface SessionRequest {
+  fileName: string;
+  contentType: string;
+  fileSize: number;
+  chunkSize: number;
+  totalChunks: number;
+  sha256: string;
+  uploadLocation: UploadLocation;
+  expiresInSeconds: number;
+}
+
+const int = (v: unknown, name: string, min: number, max: number): number => {
+  const n = typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n)) throw badRequest('Request Error', `${name} must be an integer`);
+  if (n < min || n > max) throw badRequest('Request Error', `${name} must be between ${min} and ${max}`);
+  return n;
+};
+
+export const isSha256 = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-fA-F]{64}$/.test(v);
+
+/** Checks an upload session request and works out its number of chunks. */
+export function parseSessionRequest(body: unknown): SessionRequest {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request Error', 'The body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  const fileName = typeof b.fileName === 'string' ? b.fileName.trim() : '';
+  if (!fileName) throw badRequest('Request Error', 'fileName property is mandatory');
+  if (fileName.length > 255 || /[/\\\u0000-\u001f]/.test(fileName)) throw badRequest('Request Error', `Invalid file name: ${fileName}`);
+  const contentType = b.contentType === undefined || b.contentType === '' ? 'application/octet-stream' : b.contentType;
+  if (typeof contentType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(contentType)) throw badRequest('Request Error', 'contentType must be a MIME type');
+  const fileSize = int(b.fileSize, 'fileSize', 1, MAX_FILE_SIZE);
+  const chunkSize = int(b.chunkSize, 'chunkSize', 1, MAX_CHUNK_SIZE);
+  const totalChunks = Math.ceil(fileSize / chunkSize);
+  if (totalChunks > MAX_CHUNKS) throw badRequest('Request Error', `A file may have at most ${MAX_CHUNKS} chunks: choose a larger chunkSize`);
+  if (!isSha256(b.sha256)) throw badRequest('Request Error', 'sha256 must be 64 hexadecimal digits');
+  const location = typeof b.uploadLocation === 'string' ? b.uploadLocation.trim().toUpperCase() : '';
+  if (!(LOCATIONS as readonly string[]).includes(location)) throw badRequest('Request Error', `uploadLocation must be one of ${LOCATIONS.join(', ')}`);
+  const expiresInSeconds = b.expiresInSeconds === undefined || b.expiresInSeconds === null ? DEFAULT_EXPIRES_SECONDS : int(b.expiresInSeconds, 'expiresInSeconds', 1, MAX_EXPIRES_SECONDS);
+  return { fileName, contentType, fileSize, chunkSize, totalChunks, sha256: b.sha256.toLowerCase(), uploadLocation: location as UploadLocation, expiresInSeconds };
+}
+
+/** The expected size of chunk `n` (1-based) of a file. */
+export function chunkLength(fileSize: number, chunkSize: number, n: number): number {
+  const total = Math.ceil(fileSize / chunkSize);
+  return n === total ? fileSize - chunkSize * (total - 1) : chunkSize;
+}
+
+export const PRESIGN = { signature: 'X-ID-SIGNATURE', credential: 'X-ID-CREDENTIAL', date: 'X-ID-DATE', expires: 'X-ID-EXPIRES' } as const;
+
+/** "20260101T120000Z": the signing date as the presigned query carries it. */
+export const signingDate = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace(/[-:]/g, '').replace('.000', '');
+
+function parseSigningDate(s: string): number | null {
+  const m = /^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/.exec(s);
+  return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : null;
+}
+
+const mac = (secret: string, uploadId: string, credential: string, date: string, expires: string): string =>
+  createHmac('sha256', secret).update(`${uploadId}\n${credential}\n${date}\n${expires}`).digest('hex');
+
+/** The query string that lets its holder send the chunks of an upload and read its file until it expires. */
+export function presignQuery(secret: string, uploadId: string, userId: number, nowMs: number, expiresInSeconds: number): string {
+  const date = signingDate(nowMs);
+  const expires = String(expiresInSeconds);
+  const credential = String(userId);
+  const p = new URLSearchParams({ [PRESIGN.credential]: credential, [PRESIGN.date]: date, [PRESIGN.expires]: expires, [PRESIGN.signature]: mac(secret, uploadId, credential, date, expires) });
+  return p.toString();
+}
+
+export const hasPresignedQuery = (q: Record<string, unknown>): boolean => typeof q[PRESIGN.signature] === 'string';
+
+/** The user a presigned query stands for, or a reason it is refused (bad signature, expired). */
+export function verifyPresigned(secret: string, uploadId: string, q: Record<string, unknown>, nowMs: number): { userId: number } | { refused: string } {
+  const get = (k: string): string => (typeof q[k] === 'string' ? (q[k] as string) : '');
+  const [sig, credential, date, expires] = [get(PRESIGN.signature), get(PRESIGN.credential), get(PRESIGN.date), get(PRESIGN.expires)];
+  const start = parseSigningDate(date);
+  if (!/^\d{1,10}$/.test(credential) || start === null || !/^\d{1,9}$/.test(expires) || !/^[0-9a-f]{64}$/.test(sig)) return { refused: 'The presigned URL is malformed' };
+  const want = Buffer.from(mac(secret, uploadId, credential, date, expires), 'hex');
+  if (!timingSafeEqual(want, Buffer.from(sig, 'hex'))) return { refused: 'The signature of the presigned URL does not match' };
+  if (nowMs > start + Number(expires) * 1000) return { refused: 'The presigned URL has expired' };
+  return { userId: Number(credential) };
+}
