@@ -108,7 +108,14 @@ const refuseRunnerTable = (e: ModelEvent): never => {
   throw forbidden('Access denied', `${e.table.name} records are written by the process runner only`);
 };
 
+/** Upload sessions and their chunks are written through /uploads only. */
+const UPLOAD_TABLES = ['REST_Upload', 'REST_UploadChunk'];
+const refuseUploadTable = (e: ModelEvent): never => {
+  throw forbidden('Access denied', `${e.table.name} records are written through /api/v1/uploads only`);
+};
+
 export function registerSecurityRules(events: ModelEvents): void {
+  for (const t of UPLOAD_TABLES) for (const type of ['before-new', 'before-change', 'before-delete'] as const) events.on(type, t, refuseUploadTable);
   for (const t of RUNNER_TABLES) for (const type of ['before-new', 'before-change', 'before-delete'] as const) events.on(type, t, refuseRunnerTable);
   for (const type of ['before-new', 'before-change', 'before-delete'] as const) events.on(type, 'AD_Table_Access', checkOwnTableRule);
   for (const type of ['before-new', 'before-change'] as const) {

@@ -96,6 +96,13 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 9,
+    name: 'upload sessions and chunks are System tables: their bytes are read through /uploads by their owner only',
+    async up(tx) {
+      await tx.query(`UPDATE ad_table SET accesslevel = '4' WHERE tablename IN ('REST_Upload', 'REST_UploadChunk')`);
+    },
+  },
+  {
     version: 10,
     name: "IsActive updateable on every table; the original's new-record values for mandatory Yes/No and Button columns",
     async up(tx) {

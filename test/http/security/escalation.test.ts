@@ -100,6 +100,14 @@ describe('no account takeover, no privilege escalation', () => {
     assert.equal(rows.length, 0);
   });
 
+  it('keeps upload sessions and their bytes out of /models: they are read through /uploads by their owner', async () => {
+    for (const t of [admin, user]) {
+      assert.equal((await as(t, 'GET', '/api/v1/models/rest_upload')).status, 403);
+      assert.equal((await as(t, 'GET', '/api/v1/models/rest_uploadchunk')).status, 403);
+      assert.equal((await as(t, 'POST', '/api/v1/models/rest_upload', { UploadId: 'forged', FileName: 'x' })).status, 403);
+    }
+  });
+
   describe('a client administrator without advanced access', () => {
     let limited: string;
     let limitedRole = 0;
