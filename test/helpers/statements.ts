@@ -10,11 +10,16 @@ export interface RecordedStatement {
  * Runs fn while recording every statement the database handle runs, directly, on a connection
  * taken for several statements or inside a transaction, in order. The handle is restored afterwards, also when fn fails.
  */
+/**
+ * Statements of the background work every instance does beside requests on the same handle (work
+ * queue, scheduler runner and firings, node heartbeat, ended-session poll): not the request's.
+ */
+const BACKGROUND = ['dictum.queue_item', 'dictum.scheduler_firing', 'dictum.node', 'FROM ad_scheduler r JOIN ad_schedule', "FROM ad_session WHERE processed = 'Y' AND updated >="];
+
 export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise<{ result: T; statements: RecordedStatement[] }> {
   const statements: RecordedStatement[] = [];
-  // The work queue's workers poll beside any request on the same handle; their statements are not the request's.
   const record = (text: string, params?: readonly unknown[], o?: { name?: string }) => {
-    if (!text.includes('dictum.queue_item')) statements.push({ text, ...(params ? { params } : {}), ...(o?.name ? { name: o.name } : {}) });
+    if (!BACKGROUND.some((b) => text.includes(b))) statements.push({ text, ...(params ? { params } : {}), ...(o?.name ? { name: o.name } : {}) });
   };
   const query = db.query.bind(db);
   const tx = db.tx.bind(db);

@@ -1,10 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login, systemLogin } from '../../helpers/login.js';
+import { insertSeedRows } from '../../../src/seed/insert-rows.js';
 
 const RESULT_FIELDS = ['AD_PInstance_ID', 'process', 'summary', 'isError', 'nodeId', 'logs'];
 
@@ -195,7 +197,13 @@ describe('processes', () => {
       assert.match(r.body.summary, new RegExp(`C_Order ${order.body.DocumentNo}: document action CO`), 'the action the record proposes');
       const version = await call(system, 'POST', '/api/v1/processes/java-version', {});
       assert.equal(version.body.summary.startsWith(`Node.js ${process.version}`), true, version.text);
-      const unbound = await call(system, 'POST', '/api/v1/processes/rest_webhookretryprocessor', {});
+      // A process whose class no implementation is bound to.
+      const now = new Date().toISOString();
+      await insertSeedRows(server.services.db, server.services.dictionary.current.byName.get('ad_process')!, [
+        { AD_Process_ID: 1_000_990, AD_Client_ID: 0, AD_Org_ID: 0, Value: 'Unbound_Process', Name: 'Unbound', AccessLevel: '4', EntityType: 'U', Classname: 'org.example.NotInstalled' },
+      ], now);
+      await insertSeedRows(server.services.db, server.services.dictionary.current.byName.get('ad_process_access')!, [{ AD_Process_ID: 1_000_990, AD_Role_ID: 0, AD_Client_ID: 0, AD_Org_ID: 0, IsReadWrite: 'Y', AD_Process_Access_UU: randomUUID() }], now);
+      const unbound = await call(system, 'POST', '/api/v1/processes/unbound_process', {});
       assert.equal(unbound.status, 200);
       assert.equal(unbound.body.isError, true);
       assert.match(unbound.body.summary, /no implementation/);
