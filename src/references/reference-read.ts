@@ -113,5 +113,5 @@ async function tableReference(rc: ReadContext, refRow: ReferenceRow): Promise<Js
 export async function readReference(rc: ReadContext, ref: ReferenceRow): Promise<JsonObject> {
   if (ref.validationType === 'L') return listReference(rc, ref);
   if (ref.validationType === 'T') return tableReference(rc, ref);
-  throw notImplemented('References with data validation are not implemented.', `Not implemented AD_Reference_ID: ${ref.id}`);
+  throw notImplemented('Unsupported reference type', `Only list and table validation references are served (as the spec says); reference ${ref.id} uses data validation`);
 }
