@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleFile, bundleService } from './bundle.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
@@ -56,12 +57,17 @@ function builtAt() {
 export function buildIfStale(force = false) {
   const startedAt = Date.now();
   const built = builtAt();
-  if (!force && newestInput() < built) return false;
+  if (!force && newestInput() < built) {
+    // A build from before the bundle existed (or one whose bundle was removed) gets it now.
+    if (!fs.existsSync(bundleFile)) bundleService();
+    return false;
+  }
   // Incremental build info without its output (dist/src removed by hand) would make tsc emit nothing.
   if (!fs.existsSync(path.join(root, 'dist', 'src', 'main.js'))) fs.rmSync(path.join(root, 'dist', '.tsbuildinfo'), { force: true });
   const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const r = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
+  bundleService();
   // The stamp takes the time the build started: a file saved during the build counts as newer.
   fs.mkdirSync(path.dirname(stamp), { recursive: true });
   fs.writeFileSync(stamp, '');

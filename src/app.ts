@@ -12,6 +12,7 @@ import { processRoutes } from './processes/process-routes.js';
 import { archiveRoutes } from './archives/archive-routes.js';
 import { attachmentRoutes } from './attachments/attachment-routes.js';
 import { uploadRoutes } from './uploads/upload-routes.js';
+import { workflowRoutes } from './workflow/workflow-routes.js';
 import { printRoutes } from './print/print-routes.js';
 import { referenceRoutes } from './references/reference-routes.js';
 import { infoWindowRoutes } from './infowindows/info-routes.js';
@@ -70,6 +71,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await archiveRoutes(app, s);
   await attachmentRoutes(app, s);
   await uploadRoutes(app, s);
+  await workflowRoutes(app, s);
   await printRoutes(app, s);
   await referenceRoutes(app, s);
   await infoWindowRoutes(app, s);

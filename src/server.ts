@@ -10,6 +10,8 @@ import { SysConfig } from './sysconfig/sysconfig.js';
 import { ModelEvents } from './events/model-events.js';
 import { registerCacheNotifications } from './events/cache-notifications.js';
 import { registerDocumentRules } from './documents/register.js';
+import { registerWorkflowEngine } from './workflow/register.js';
+import { workflowCacheSources } from './workflow/workflow-definitions.js';
 import { AuthService } from './auth/service.js';
 import { registerAuthEvents } from './auth/events.js';
 import { registerIndexColumnRules } from './dictionary/index-rules.js';
@@ -82,8 +84,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const sysConfig = new SysConfig(db);
     await sysConfig.listen(db);
     const events = new ModelEvents();
+    sysConfig.watch(events);
     registerCacheNotifications(events);
     registerDocumentRules(events);
+    registerWorkflowEngine(events);
     registerAuthEvents(events);
     registerIndexColumnRules(events);
     registerSecurityRules(events);
@@ -102,12 +106,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     runtime.start();
     const caches = new CacheRegistry();
     registerCaches(caches, dictionary, sysConfig, auth);
+    for (const source of workflowCacheSources) caches.add(source);
     await caches.listen(db);
     const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles } as Services;
     const schedulers = new SchedulerRunner(services, config.schedulerTickMs);
     services.schedulers = schedulers;
     services.servers = new ServerRegistry();
-    registerServers(services.servers, queue, schedulers, config.queueGraceMs);
+    registerServers(services.servers, queue, schedulers, config.queueGraceMs, auth.cleaner);
     const app = await buildApp(services);
     const address = await app.listen({ port: config.port, host: config.host });
     // Kinds are registered by the route modules above; the workers start once they all are and the instance serves.

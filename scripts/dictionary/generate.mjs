@@ -105,7 +105,8 @@ for (const t of supplement.tables) {
     AD_Table_ID: t.AD_Table_ID,
     AccessLevel: t.AccessLevel,
     identifier: t.identifier ?? null,
-    migration: t.migration ?? 0,
+    // Numbering order: "idOrder" when a migration lands after later-numbered ones were already released.
+    migration: t.idOrder ?? t.migration ?? 0,
     supplement: t,
   });
 }
@@ -182,7 +183,7 @@ function fromShort(c) {
     listKey: typeof c.rv === 'string' ? c.rv : null,
     parent: c.parent === 'Y',
     secure: c.secure === 'Y',
-    migration: c.migration ?? 0,
+    migration: c.idOrder ?? c.migration ?? 0,
   };
 }
 

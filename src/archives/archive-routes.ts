@@ -1,10 +1,12 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../auth/context.js';
 import type { Table } from '../dictionary/model.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
 import { tableFromPath } from '../records/http/table-from-path.js';
 import type { Services } from '../services.js';
-import { listArchives, readArchive } from './archive-store.js';
+import { archiveSlices, listArchives, readArchive } from './archive-store.js';
+import { base64JsonStream } from '../http/base64-json-stream.js';
 import { readableRecord } from './record-key.js';
 
 type Params = { table: string; id: string; archiveId: string };
@@ -44,10 +46,10 @@ export async function archiveFile(s: Services, req: FastifyRequest, reply: Fasti
   const archive = await readArchive(s.db, req.auth, table.id, recordId, Number(archiveIdText));
   if (!archive) throw notFound('Archive not found', `No archive ${archiveIdText} for ${table.name} ${recordId}`);
   const json = (req.query as Record<string, unknown>).json;
-  if (typeof json === 'string' && json !== '') return { data: archive.data.toString('base64') };
-  reply.type(archive.contentType);
+  if (typeof json === 'string' && json !== '') return reply.type('application/json').send(base64JsonStream({}, 'data', archiveSlices(s.db, archive)));
+  reply.type(archive.contentType).header('Content-Length', String(archive.size));
   if (archive.name) reply.header('Content-Disposition', `inline; filename="${archive.name.replace(/["\\\r\n]/g, '_')}"`);
-  return reply.send(archive.data);
+  return reply.send(Readable.from(archiveSlices(s.db, archive)));
 }
 
 /** Archives are written by the service (reports, printed documents) only. */

@@ -1,5 +1,6 @@
 import { insertRow } from '../auth/util.js';
 import type { AuthContext } from '../auth/context.js';
+import { byteaSlices } from '../db/bytea-slices.js';
 import type { Queryable } from '../db/types.js';
 
 /** A file the service generated (a report, a printed document) to keep in AD_Archive. */
@@ -73,14 +74,19 @@ function createdText(v: unknown): string {
   return d.toISOString().replace('T', ' ').replace('Z', '');
 }
 
-/** One archive of one record with its bytes, or null. */
-export async function readArchive(q: Queryable, auth: AuthContext, tableId: number, recordId: number, archiveId: number): Promise<{ name: string | null; contentType: string; data: Buffer } | null> {
-  const { rows } = await q.query<{ name: string | null; description: string | null; binarydata: Buffer | null }>(
-    `SELECT name, description, binarydata FROM ad_archive
+/** One archive of one record: its name, type and size (the bytes are read with archiveSlices), or null. */
+export async function readArchive(q: Queryable, auth: AuthContext, tableId: number, recordId: number, archiveId: number): Promise<{ id: number; name: string | null; contentType: string; size: number } | null> {
+  const { rows } = await q.query<{ name: string | null; description: string | null; size: string | number | null }>(
+    `SELECT name, description, octet_length(binarydata) AS size FROM ad_archive
       WHERE ad_archive_id = $1 AND ad_table_id = $2 AND record_id = $3 AND ad_client_id IN (0, $4) AND isactive = 'Y' AND ($5::bigint[] IS NULL OR ad_org_id = ANY($5::bigint[]))`,
     [archiveId, tableId, recordId, auth.clientId, auth.orgIds],
   );
   const r = rows[0];
   if (!r) return null;
-  return { name: r.name, contentType: contentTypeOf(r.description), data: r.binarydata ?? Buffer.alloc(0) };
+  return { id: archiveId, name: r.name, contentType: contentTypeOf(r.description), size: Number(r.size ?? 0) };
+}
+
+/** The bytes of an archive slice by slice, so a large one is never held whole. */
+export function archiveSlices(q: Queryable, archive: { id: number; size: number }): AsyncGenerator<Buffer> {
+  return byteaSlices(q, 'SELECT substring(binarydata from $1 for $2) AS b FROM ad_archive WHERE ad_archive_id = $3', [archive.id], 0, archive.size);
 }

@@ -2,7 +2,7 @@ import { unzipSync, zipSync, type Zippable } from 'fflate';
 import { insertRow } from '../auth/util.js';
 import type { AuthContext } from '../auth/context.js';
 import type { Queryable } from '../db/types.js';
-import { contentTypeOfName } from './content-type.js';
+import { unreadableAttachment } from './stored-zip.js';
 
 /**
  * The attachment of a record as the original keeps it: one AD_Attachment row per record whose
@@ -11,11 +11,6 @@ import { contentTypeOfName } from './content-type.js';
 export interface StoredAttachment {
   id: number;
   entries: Map<string, Uint8Array>;
-}
-
-export interface AttachmentEntryInfo {
-  name: string;
-  contentType: string;
 }
 
 /** The attachment of one record, or null when it has none (FOR UPDATE when `lock`). */
@@ -28,7 +23,12 @@ export async function loadAttachment(q: Queryable, auth: AuthContext, tableId: n
   );
   const row = rows[0];
   if (!row) return null;
-  return { id: Number(row.ad_attachment_id), entries: readEntries(row.binarydata) };
+  const id = Number(row.ad_attachment_id);
+  try {
+    return { id, entries: readEntries(row.binarydata) };
+  } catch (err) {
+    throw unreadableAttachment(id, err);
+  }
 }
 
 /** The entries of a stored zip in their stored order; an empty or absent zip has none. */
@@ -47,8 +47,14 @@ export function zipEntries(entries: Map<string, Uint8Array>): Buffer {
   return Buffer.from(zipSync(files, { level: 6 }));
 }
 
-export function entryInfos(a: StoredAttachment | null): AttachmentEntryInfo[] {
-  return a ? [...a.entries.keys()].map((name) => ({ name, contentType: contentTypeOfName(name) })) : [];
+/** A new, empty attachment of a record (its zip is appended to afterwards); returns its id. */
+export async function createAttachment(q: Queryable, auth: AuthContext, target: { tableId: number; recordId: number; recordUu: string | null; orgId: number }): Promise<number> {
+  return insertRow(
+    q,
+    'AD_Attachment',
+    { ad_table_id: target.tableId, record_id: target.recordId, record_uu: target.recordUu, title: 'zip', binarydata: Buffer.alloc(0) },
+    { clientId: auth.clientId, orgId: target.orgId, userId: auth.userId },
+  );
 }
 
 /** Writes the entries back: updates the row, creates it for a first entry, deletes it when empty. */

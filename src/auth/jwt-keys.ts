@@ -1,6 +1,7 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWK, type JWTPayload } from 'jose';
 import type { Db, Queryable } from '../db/types.js';
 import { insertRow, ts, tsMillis } from './util.js';
+import { notify } from '../db/notify.js';
 
 export const ALG = 'ES256';
 /** The issuer claim of the original API, kept for clients that check it. */
@@ -68,7 +69,7 @@ export async function rotateSigningKeyIn(tx: Queryable): Promise<string> {
   await tx.query(`SELECT pg_advisory_xact_lock(hashtext('dictum.signing_key'))`);
   await tx.query(`UPDATE rest_signingkey SET iscurrent = 'N', validto = $1, updated = $1 WHERE iscurrent = 'Y' AND validto IS NULL`, [ts(Date.now())]);
   const kid = await insertNewKey(tx);
-  await tx.query('SELECT pg_notify($1, $2)', [KEYS_CHANNEL, kid]);
+  await notify(tx, KEYS_CHANNEL, kid);
   return kid;
 }
 

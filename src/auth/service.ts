@@ -9,6 +9,7 @@ import { SigningKeys } from './jwt-keys.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { purgePasswordResets } from './password-reset.js';
 import { SessionRegistry } from './sessions.js';
+import { PeriodicTask } from '../servers/periodic-task.js';
 import { FailureWindow, insertRow, minutesToMs, sha256, ts } from './util.js';
 
 /** Defaults of the SysConfig keys read by the authentication capability (see docs/auth.md). */
@@ -105,7 +106,14 @@ export class AuthService {
   #roleAccess = new NotifiedCache<string, RoleAccess>(10_000);
   #unlistenAccess: (() => Promise<void>) | null = null;
   #maxLifetimeMs: number = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES * 60_000;
-  #timer: NodeJS.Timeout | null = null;
+  /** Housekeeping of sessions and keys every five minutes: the session cleaner server of the instance. */
+  readonly cleaner = new PeriodicTask({
+    key: 'session-cleaner',
+    name: 'Session cleaner',
+    description: 'forgets old ended sessions, removes old password reset requests and reloads signing keys',
+    intervalMs: HOUSEKEEPING_MS,
+    pass: () => this.#housekeep(),
+  });
 
   constructor(
     readonly s: AuthDeps,
@@ -122,19 +130,26 @@ export class AuthService {
     await this.sessions.start();
     // A change of a role's level or organizations applies to the next request, on every instance.
     this.#unlistenAccess = await this.s.db.listen(ACCESS_CHANNEL, () => this.#roleAccess.clear());
-    this.#timer = setInterval(() => {
-      this.sessions.prune();
-      this.#computeMaxLifetime().catch((err: unknown) => this.s.log.warn({ err }, 'token lifetimes could not be read'));
-      purgePasswordResets(this.s.db).catch((err: unknown) => this.s.log.warn({ err }, 'old password reset requests could not be removed'));
-      // Picks up keys rotated without a notification (by SQL on another instance).
-      this.keys.load().catch((err: unknown) => this.s.log.warn({ err }, 'signing keys could not be reloaded'));
-    }, HOUSEKEEPING_MS);
-    this.#timer.unref();
+    await this.cleaner.start();
+  }
+
+  /**
+   * The session cleaner's pass: forgets old ended sessions, re-reads the token lifetimes, removes
+   * old password reset requests and picks up keys rotated without a notification (by SQL on another
+   * instance). Each step runs even when another fails; a failure fails the pass.
+   */
+  async #housekeep(): Promise<string> {
+    const forgotten = this.sessions.prune();
+    const steps = await Promise.allSettled([this.#computeMaxLifetime(), purgePasswordResets(this.s.db), this.keys.load()]);
+    const failed = steps.flatMap((r, i) => (r.status === 'rejected' ? [`${['token lifetimes', 'password reset requests', 'signing keys'][i]}: ${String(r.reason)}`] : []));
+    for (const f of failed) this.s.log.warn(`session cleaner: ${f}`);
+    if (failed.length) throw new Error(failed.join('; '));
+    const resets = steps[1].status === 'fulfilled' ? (steps[1].value as number) : 0;
+    return forgotten || resets ? `forgot ${forgotten} ended sessions, removed ${resets} old password reset requests` : '';
   }
 
   async stop(): Promise<void> {
-    if (this.#timer) clearInterval(this.#timer);
-    this.#timer = null;
+    await this.cleaner.stop();
     if (this.#unlistenAccess) await this.#unlistenAccess();
     this.#unlistenAccess = null;
     await this.keys.stop();

@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db/types.js';
 import { insertRow, ts } from './util.js';
+import { notify } from '../db/notify.js';
 
 /** NOTIFY channel carrying comma-separated AD_Session ids that were ended. */
 export const SESSION_CHANNEL = 'dictum_session_revoked';
@@ -39,7 +40,7 @@ export async function openSession(q: Queryable, s: NewSession): Promise<number> 
 async function notifyEnded(q: Queryable, ids: number[]): Promise<void> {
   // NOTIFY payloads are limited to 8000 bytes: send the ids in chunks.
   for (let i = 0; i < ids.length; i += 500) {
-    await q.query('SELECT pg_notify($1, $2)', [SESSION_CHANNEL, ids.slice(i, i + 500).join(',')]);
+    await notify(q, SESSION_CHANNEL, ids.slice(i, i + 500).join(','));
   }
 }
 
@@ -161,8 +162,16 @@ export class SessionRegistry {
   }
 
   /** Forgets sessions whose tokens have all expired. */
-  prune(now = Date.now()): void {
+  /** Forgets ended sessions older than the longest token lifetime; answers how many. */
+  prune(now = Date.now()): number {
     const keep = this.retentionMs();
-    for (const [id, at] of this.#ended) if (now - at > keep) this.#ended.delete(id);
+    let n = 0;
+    for (const [id, at] of this.#ended) {
+      if (now - at > keep) {
+        this.#ended.delete(id);
+        n++;
+      }
+    }
+    return n;
   }
 }

@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { Chart, registerables, type ChartConfiguration, type ChartType } from 'chart.js';
+import type { ChartConfiguration, ChartType, Chart as ChartClass } from 'chart.js';
 import { projectRoot } from '../paths.js';
 import { isPie, type ChartDef, type ChartPoint } from './chart-data.js';
 
@@ -10,15 +9,21 @@ import { isPie, type ChartDef, type ChartPoint } from './chart-data.js';
  * use. A font shipped with the project makes the same data give the same picture everywhere.
  */
 const FONT = 'DejaVu Sans';
-let ready = false;
 
-function setUp(): void {
-  if (ready) return;
-  Chart.register(...registerables);
-  GlobalFonts.registerFromPath(path.join(projectRoot, 'assets', 'fonts', 'DejaVuSans.ttf'), FONT);
-  Chart.defaults.font.family = FONT;
-  Chart.defaults.color = '#333333';
-  ready = true;
+/** The canvas binary and Chart.js, loaded on the first chart rather than with the service. */
+type Libraries = { createCanvas: typeof import('@napi-rs/canvas').createCanvas; Chart: typeof ChartClass };
+let libraries: Promise<Libraries> | undefined;
+
+function setUp(): Promise<Libraries> {
+  libraries ??= Promise.all([import('@napi-rs/canvas'), import('chart.js')]).then(([canvas, chartJs]) => {
+    const { Chart, registerables } = chartJs;
+    Chart.register(...registerables);
+    canvas.GlobalFonts.registerFromPath(path.join(projectRoot, 'assets', 'fonts', 'DejaVuSans.ttf'), FONT);
+    Chart.defaults.font.family = FONT;
+    Chart.defaults.color = '#333333';
+    return { createCanvas: canvas.createCanvas, Chart };
+  });
+  return libraries;
 }
 
 const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
@@ -93,7 +98,7 @@ function configOf(chart: ChartDef, points: ChartPoint[]): ChartConfiguration {
 /** Chart.js clears the canvas before drawing: the picture gets a white background, not a transparent one. */
 const WHITE_BACKGROUND = {
   id: 'white-background',
-  beforeDraw(c: Chart): void {
+  beforeDraw(c: ChartClass): void {
     c.ctx.save();
     c.ctx.fillStyle = '#ffffff';
     c.ctx.fillRect(0, 0, c.width, c.height);
@@ -103,7 +108,7 @@ const WHITE_BACKGROUND = {
 
 /** The chart as a PNG image of exactly width × height pixels. */
 export async function renderChart(chart: ChartDef, points: ChartPoint[], width: number, height: number): Promise<Buffer> {
-  setUp();
+  const { createCanvas, Chart } = await setUp();
   const canvas = createCanvas(width, height);
   const config = configOf(chart, points);
   config.plugins = [WHITE_BACKGROUND];

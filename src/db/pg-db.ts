@@ -31,13 +31,17 @@ let savepointCounter = 0;
 
 type Independent = NonNullable<Tx['independent']>;
 
-function wrapTx(client: pg.PoolClient, independent: Independent): Tx {
+/** Notifications a transaction sent, delivered to this instance's listeners once it commits. */
+type Sent = [channel: string, payload: string][];
+
+function wrapTx(client: pg.PoolClient, independent: Independent, sent: Sent): Tx {
   const q = clientQueryable(client);
   const self: Tx = {
     independent,
     query: q.query,
     async savepoint<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
       const name = `sp_${++savepointCounter}`;
+      const mark = sent.length;
       await client.query(`SAVEPOINT ${name}`);
       try {
         const out = await fn(self);
@@ -45,20 +49,27 @@ function wrapTx(client: pg.PoolClient, independent: Independent): Tx {
         return out;
       } catch (e) {
         await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        // What the rolled-back part notified is not sent by PostgreSQL either.
+        sent.length = mark;
         throw e;
       }
+    },
+    async notify(channel, payload) {
+      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      sent.push([channel, payload]);
     },
   };
   return self;
 }
 
 /** BEGIN, the work, COMMIT on a pooled connection; ROLLBACK when the work fails. */
-async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, committed?: () => void): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
     const out = await fn(client);
     await client.query('COMMIT');
+    committed?.();
     return out;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -84,6 +95,17 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
   // An idle client that loses its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   const listeners = new Map<string, Set<(p: string) => void>>();
+  const deliver = (channel: string, payload: string): void => {
+    const set = listeners.get(channel);
+    if (!set) return;
+    for (const cb of set) {
+      try {
+        cb(payload);
+      } catch {
+        // A listener's failure is its own; the commit has happened.
+      }
+    }
+  };
   // LISTEN needs a connection of its own for the life of the instance; it is kept outside the
   // pool so that DB_POOL_SIZE counts only connections that run queries.
   let listenClient: pg.Client | null = null;
@@ -110,10 +132,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
     if (listenClient) return listenClient;
     connecting ??= (async () => {
       const c = new pg.Client({ connectionString: options.connectionString, types: typeParser, options: '-c TimeZone=UTC' });
-      c.on('notification', (msg) => {
-        const set = listeners.get(msg.channel);
-        if (set) for (const cb of set) cb(msg.payload ?? '');
-      });
+      c.on('notification', (msg) => deliver(msg.channel, msg.payload ?? ''));
       const lost = () => {
         if (listenClient !== c || closed) return;
         listenClient = null;
@@ -153,7 +172,17 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
     async exec(sql: string) {
       await pool.query(sql);
     },
-    tx: <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => inTransaction(pool, (client) => fn(wrapTx(client, independent))),
+    tx: <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
+      // The same notification comes back through LISTEN a moment later; listeners are idempotent.
+      const sent: Sent = [];
+      return inTransaction(
+        pool,
+        (client) => fn(wrapTx(client, independent, sent)),
+        () => {
+          for (const [channel, payload] of sent) deliver(channel, payload);
+        },
+      );
+    },
     async connection<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       try {

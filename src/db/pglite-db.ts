@@ -36,6 +36,10 @@ function wrapTx(tx: Transaction): Tx {
         throw e;
       }
     },
+    // PGlite hands a commit's notifications to its listeners before the commit returns.
+    async notify(channel, payload) {
+      await tx.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    },
   };
   return self;
 }

@@ -28,6 +28,12 @@ export interface Tx extends Queryable {
    * joins this transaction.
    */
   readonly independent: (<T>(fn: (q: Queryable) => Promise<T>, options?: IndependentOptions) => Promise<T>) | null;
+  /**
+   * NOTIFY on commit. Listeners of this instance hear it as soon as the commit returns, before
+   * the caller's next statement: a request that follows on the same instance sees its effect
+   * (an ended session, a dropped cache) without waiting for the notification's round trip.
+   */
+  notify(channel: string, payload: string): Promise<void>;
 }
 
 export type DbKind = 'pglite' | 'pg';

@@ -11,6 +11,8 @@ import { paymentDocument } from './engine/payment-document.js';
 import { allocationDocument } from './engine/allocation-document.js';
 import { invoiceFromOrder, invoiceLineFromSource } from './invoice-rules.js';
 import { allocationBeforeNew, allocationLineBeforeNew, paymentBeforeNew } from './payment-rules.js';
+import { addPeriodControls } from './engine/period.js';
+import { nowTimestamp } from './row-values.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
@@ -57,5 +59,7 @@ export function registerDocumentRules(events: ModelEvents): void {
   ] as const) {
     lockParentFirst(line, header, key, key);
   }
+  // A new period gets a control per document base type, never opened (as the original's period after-save).
+  events.on('after-new', 'c_period', (e: ModelEvent) => addPeriodControls(e.tx, [Number(e.row.c_period_id)], 'N', e.auth.userId, nowTimestamp()));
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
 }

@@ -14,9 +14,9 @@ export const ACCESS_TABLES = new Set(['ad_role', 'ad_role_orgaccess', 'ad_user_o
  */
 export function registerCacheNotifications(events: ModelEvents): void {
   const notify = async (e: ModelEvent) => {
-    if (DICTIONARY_TABLES.has(e.table.dbName)) await e.tx.query('SELECT pg_notify($1, $2)', [DICTIONARY_CHANNEL, e.table.dbName]);
-    else if (e.table.dbName === 'ad_sysconfig') await e.tx.query('SELECT pg_notify($1, $2)', [SYSCONFIG_CHANNEL, String(e.row.name ?? '')]);
-    else if (ACCESS_TABLES.has(e.table.dbName)) await e.tx.query('SELECT pg_notify($1, $2)', [ACCESS_CHANNEL, e.table.dbName]);
+    if (DICTIONARY_TABLES.has(e.table.dbName)) await e.tx.notify(DICTIONARY_CHANNEL, e.table.dbName);
+    else if (e.table.dbName === 'ad_sysconfig') await e.tx.notify(SYSCONFIG_CHANNEL, String(e.row.name ?? ''));
+    else if (ACCESS_TABLES.has(e.table.dbName)) await e.tx.notify(ACCESS_CHANNEL, e.table.dbName);
   };
   for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, null, notify);
 }

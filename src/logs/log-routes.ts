@@ -57,12 +57,27 @@ function lengthOf(v: string | undefined): number | null {
 }
 
 export async function logRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.get('/api/v1/nodes/:id/logs', async (req, reply) => onNode(s, req, reply, async () => ({ logs: filesOf(s).list() })));
+  // A bare array of {fileName, fileSize}, as the original answers (the collection reads the last one).
+  app.get('/api/v1/nodes/:id/logs', async (req, reply) => onNode(s, req, reply, async () => filesOf(s).list()));
 
   app.get('/api/v1/nodes/:id/logs/file', { config: { queryParameters: ['fileName', 'asJson'] } }, async (req, reply) =>
     onNode(s, req, reply, async () => {
       const q = req.query as { fileName?: string; asJson?: string };
       return sendFile(s, req, reply, q.fileName, flag(q.asJson), null);
+    }),
+  );
+
+  // The upstream OpenAPI document names the file in the path: the bytes, or {data: base64} with json.
+  app.get('/api/v1/nodes/:id/logs/:fileName', { config: { queryParameters: ['json'] } }, async (req, reply) =>
+    onNode(s, req, reply, async () => {
+      const { fileName } = req.params as { fileName: string };
+      const q = req.query as { json?: string };
+      if (q.json !== undefined && q.json !== '') {
+        const file = filesOf(s).pathOf(fileName);
+        if (!file) throw notFound('Invalid file name', `No log file is named ${fileName}`);
+        return reply.send({ data: (await fs.promises.readFile(file)).toString('base64') });
+      }
+      return sendFile(s, req, reply, fileName, false, null);
     }),
   );
 

@@ -14,7 +14,9 @@ import { apiDocument, recordDocument } from './document.js';
 import type { RouteEntry } from './route-catalogue.js';
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
-const uiDir = (createRequire(import.meta.url)('swagger-ui-dist') as { getAbsoluteFSPath(): string }).getAbsoluteFSPath();
+// The package's folder, found without loading its index: that runs the 1.5 MB browser bundle (about
+// 0.2 s of a start) only to serve files from the folder.
+const uiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Record<string, string> = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'application/javascript; charset=utf-8', 'favicon-32x32.png': 'image/png' };
 
 /**

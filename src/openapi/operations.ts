@@ -51,5 +51,12 @@ export const OPERATIONS: Record<string, OperationFacts> = {
   'GET /api/v1/views/:view/:id/:property': { summary: 'One property of a view record', response: OBJECT },
   'POST /api/v1/auth/tokens': { summary: 'Log in', request: OBJECT, response: OBJECT },
   'POST /api/v1/batch': { summary: 'Several writes in one request', query: ['transaction'], request: { type: 'array', items: OBJECT }, response: { type: 'array', items: OBJECT } },
+  'GET /api/v1/workflow': { summary: "The caller's suspended workflow nodes", response: { type: 'object', properties: { 'row-count': { type: 'integer' }, nodes: { type: 'array', items: OBJECT } } } },
+  'GET /api/v1/workflow/:userid': { summary: "A user's suspended workflow nodes", response: { type: 'object', properties: { 'row-count': { type: 'integer' }, nodes: { type: 'array', items: OBJECT } } } },
+  'PUT /api/v1/workflow/approve/:nodeid': { summary: 'Approve an approval node', request: OBJECT, response: OBJECT },
+  'PUT /api/v1/workflow/reject/:nodeid': { summary: 'Reject an approval node', request: OBJECT, response: OBJECT },
+  'PUT /api/v1/workflow/forward/:nodeid': { summary: 'Forward an approval node to another user (userTo)', request: OBJECT, response: OBJECT },
+  'PUT /api/v1/workflow/acknowledge/:nodeid': { summary: 'Acknowledge a notification node', request: OBJECT, response: OBJECT },
+  'PUT /api/v1/workflow/setuserchoice/:nodeid': { summary: 'Set the value of a user choice node (value)', request: OBJECT, response: OBJECT },
   'GET /api/v1/health': { summary: 'Health', query: ['db', 'key'], response: OBJECT },
 };

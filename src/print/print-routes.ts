@@ -38,7 +38,7 @@ export const windowSlug = (name: string): string =>
     .replace(/^-+|-+$/g, '');
 
 /** Prints one record of a table with a form, archives the print, and answers the file (or {data, fileName} with json). */
-async function printRecord(s: Services, req: FastifyRequest, reply: FastifyReply, table: Table, idText: string): Promise<unknown> {
+export async function printRecord(s: Services, req: FastifyRequest, reply: FastifyReply, table: Table, idText: string): Promise<unknown> {
   const q = req.query as Record<string, unknown>;
   const raw = q.$report_type ?? q.report_type;
   const type = typeof raw === 'string' && raw !== '' ? (raw.toUpperCase() as ReportType) : null;
@@ -61,8 +61,10 @@ async function printRecord(s: Services, req: FastifyRequest, reply: FastifyReply
  * order, invoice or shipment (PDF by default), as a file; the printed document is archived on
  * its record. GET /windows/{slug}/{id}/print prints the record of the window's first tab.
  */
+export const PRINT_OPTIONS = { config: { queryParameters: ['$report_type', 'report_type', 'json', 'locale'] } };
+
 export async function printRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  const printOptions = { config: { queryParameters: ['$report_type', 'report_type', 'json', 'locale'] } };
+  const printOptions = PRINT_OPTIONS;
   app.get<{ Params: { table: string; id: string } }>('/api/v1/models/:table/:id/print', printOptions, async (req, reply) => printRecord(s, req, reply, tableFromPath(s, req.params.table), req.params.id));
   app.get<{ Params: { slug: string; id: string } }>('/api/v1/windows/:slug/:id/print', printOptions, async (req, reply) => printRecord(s, req, reply, await windowTable(s, req.auth, req.params.slug), req.params.id));
 }

@@ -4,6 +4,7 @@ import type { Db, Queryable, Tx } from '../db/types.js';
 import { systemClock, type Clock } from './clock.js';
 import { QUEUE_CHANNEL } from './queue-schema.js';
 import { noRetry, type RetryPolicy } from './retry.js';
+import { notify } from '../db/notify.js';
 
 export type QueueState = 'pending' | 'running' | 'done' | 'failed';
 
@@ -158,7 +159,7 @@ export class JobQueue {
       `INSERT INTO dictum.queue_item (kind, payload, max_attempts, run_at, created_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
       [kind, JSON.stringify(payload ?? {}), o.maxAttempts ?? k.maxAttempts, o.runAt ?? now, now],
     );
-    await q.query('SELECT pg_notify($1, $2)', [QUEUE_CHANNEL, kind]);
+    await notify(q, QUEUE_CHANNEL, kind);
     return Number(rows[0]!.id);
   }
 

@@ -1,4 +1,5 @@
-import PDFDocument from 'pdfkit';
+// pdfkit (with its font and compression modules) loads on the first PDF, not with the service.
+import type PDFDocument from 'pdfkit';
 
 /** One line of a PDF table: its cells (already text), and how it is drawn. */
 export interface PdfLine {
@@ -38,7 +39,8 @@ export function pdfBuffer(doc: PDFKit.PDFDocument): Promise<Buffer> {
  * with page numbers at the foot. Standard PDF fonts only: nothing to embed or load.
  */
 export async function renderPdfTable(t: PdfTable): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', layout: t.landscape ? 'landscape' : 'portrait', margin: MARGIN, bufferPages: true, info: { Title: t.title, Producer: 'Dictum', Creator: 'Dictum' } });
+  const { default: PdfDocument }: { default: typeof PDFDocument } = await import('pdfkit');
+  const doc = new PdfDocument({ size: 'A4', layout: t.landscape ? 'landscape' : 'portrait', margin: MARGIN, bufferPages: true, info: { Title: t.title, Producer: 'Dictum', Creator: 'Dictum' } });
   const width = doc.page.width - 2 * MARGIN;
   const total = t.weights.reduce((a, b) => a + b, 0);
   const widths = t.weights.map((w) => (w / total) * width);

@@ -1,4 +1,5 @@
-import ExcelJS from 'exceljs';
+// exceljs (and its zip and stream modules) loads on the first workbook, not with the service.
+import type ExcelJS from 'exceljs';
 import { isNumeric, type CellValue, type ReportData } from './report-model.js';
 
 /**
@@ -6,7 +7,8 @@ import { isNumeric, type CellValue, type ReportData } from './report-model.js';
  * numbers with their format, dates as dates, group headers, subtotals and the grand total.
  */
 export async function renderXlsx(r: ReportData): Promise<Buffer> {
-  const wb = new ExcelJS.Workbook();
+  const { default: Excel }: { default: typeof ExcelJS } = await import('exceljs');
+  const wb = new Excel.Workbook();
   wb.creator = 'Dictum';
   wb.created = new Date(0);
   const ws = wb.addWorksheet(r.title.replace(/[*?:\\/[\]]/g, ' ').slice(0, 31) || 'Report');

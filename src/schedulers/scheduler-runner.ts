@@ -155,7 +155,9 @@ export class SchedulerRunner {
 
 /**
  * A scheduled run acts as the scheduler's supervisor in the scheduler's client, with the first
- * active role the supervisor has there (role 0 in the System client).
+ * active role the supervisor has there (role 0 in the System client). A tenant's scheduler whose
+ * supervisor has no role in that client does not run: falling back to role 0 there would give the
+ * run the System role's rights inside a tenant.
  */
 async function schedulerClaims(s: Services, sc: ManagedScheduler): Promise<AccessClaims> {
   const { rows } = await s.db.query<{ ad_role_id: number }>(
@@ -163,6 +165,7 @@ async function schedulerClaims(s: Services, sc: ManagedScheduler): Promise<Acces
       WHERE ur.ad_user_id = $1 AND r.ad_client_id = $2 AND ur.isactive = 'Y' AND r.isactive = 'Y' ORDER BY ur.ad_role_id LIMIT 1`,
     [sc.supervisorId, sc.clientId],
   );
+  if (!rows[0] && sc.clientId !== 0) throw new Error(`the supervisor (user ${sc.supervisorId}) has no active role in client ${sc.clientId}`);
   const role = rows[0] ? Number(rows[0].ad_role_id) : 0;
   return { AD_Client_ID: sc.clientId, AD_User_ID: sc.supervisorId, AD_Role_ID: role, AD_Org_ID: sc.orgId, AD_Language: 'en_US', AD_Session_ID: 0 };
 }

@@ -1,9 +1,13 @@
 import type { JobQueue } from '../queue/job-queue.js';
 import type { SchedulerRunner } from '../schedulers/scheduler-runner.js';
+import type { PeriodicTask } from './periodic-task.js';
 import type { ServerRegistry } from './server-registry.js';
 
-/** Makes the background services of an instance its server instances: the job worker and the scheduler runner. */
-export function registerServers(servers: ServerRegistry, queue: JobQueue, schedulers: SchedulerRunner, queueGraceMs: number): void {
+/**
+ * Makes the background services of an instance its server instances: the job worker, the scheduler
+ * runner and the session cleaner (the webhook dispatcher and upload cleaner add themselves with their routes).
+ */
+export function registerServers(servers: ServerRegistry, queue: JobQueue, schedulers: SchedulerRunner, queueGraceMs: number, sessionCleaner: PeriodicTask): void {
   let drained = 0;
   let lastDrain: Date | null = null;
   const worker = servers.add({
@@ -36,4 +40,5 @@ export function registerServers(servers: ServerRegistry, queue: JobQueue, schedu
     statistics: () => `passes: ${schedulers.runs}, firings queued: ${schedulers.fired}`,
   });
   schedulers.report = (summary, reference, error) => runner.log(summary, reference, error);
+  servers.add(sessionCleaner);
 }

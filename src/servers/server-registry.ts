@@ -1,5 +1,6 @@
 import type { NodeEntry } from '../nodes/node-registry.js';
 import { BackgroundServer, type ServerControl } from './background-server.js';
+import { PeriodicTask } from './periodic-task.js';
 
 /** The background services of this instance, each a server instance of the spec. */
 export class ServerRegistry {
@@ -7,6 +8,7 @@ export class ServerRegistry {
 
   add(control: ServerControl): BackgroundServer {
     const server = new BackgroundServer(control);
+    if (control instanceof PeriodicTask) control.report = (summary, reference, error) => server.log(summary, reference, error);
     this.#servers.set(control.key, server);
     return server;
   }

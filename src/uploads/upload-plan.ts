@@ -32,6 +32,29 @@ const int = (v: unknown, name: string, min: number, max: number): number => {
 
 export const isSha256 = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-fA-F]{64}$/.test(v);
 
+/**
+ * The chunk hash of an X-Content-SHA256 header as lowercase hex, or null when the header is absent
+ * (the original then skips the chunk check; the whole-file hash still guards the upload). Taken as
+ * hex in either case or as base64 / base64url of the 32-byte digest, as clients write it either way.
+ */
+export function parseChunkSha256(header: unknown): string | null {
+  const v = Array.isArray(header) ? header[0] : header;
+  if (v === undefined || (typeof v === 'string' && v.trim() === '')) return null;
+  const text = typeof v === 'string' ? v.trim() : '';
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return text.toLowerCase();
+  if (/^[A-Za-z0-9+/_-]{43}=?$/.test(text)) {
+    const digest = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    if (digest.length === 32) return digest.toString('hex');
+  }
+  throw badRequest('Request Error', 'X-Content-SHA256 must be the SHA-256 of the chunk in hexadecimal (64 digits) or base64');
+}
+
+/** The X-Total-Chunks header as a number (surrounding blanks allowed), or null when it is not one. */
+export function parseTotalChunks(header: unknown): number | null {
+  const v = Array.isArray(header) ? header[0] : header;
+  return typeof v === 'string' && /^\s*\d{1,6}\s*$/.test(v) ? Number(v) : null;
+}
+
 /** Checks an upload session request and works out its number of chunks. */
 export function parseSessionRequest(body: unknown): SessionRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw badRequest('Request Error', 'The body must be a JSON object');

@@ -4,24 +4,25 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { assertWritableRow } from '../access/access.js';
 import { readableRecord } from '../archives/record-key.js';
 import { writeArchive } from '../archives/archive-store.js';
-import { changeEntries } from '../attachments/attachment-routes.js';
+import { lockAttachmentTarget } from '../attachments/attachment-routes.js';
+import { base64JsonStream } from '../http/base64-json-stream.js';
+import { copyToAttachment } from './attachment-copy.js';
 import { insertRow } from '../auth/util.js';
 import type { Tx } from '../db/types.js';
-import { ApiError, badRequest, conflict, unauthorized } from '../errors.js';
+import { badRequest, conflict, unauthorized } from '../errors.js';
 import { tableFromPath } from '../records/http/table-from-path.js';
 import type { Services } from '../services.js';
 import {
-  chunkLength, FIRST_CHUNK, isSha256, LOCATIONS, MAX_CHUNK_SIZE, MAX_EXPIRES_SECONDS, parseSessionRequest, presignQuery, PRESIGN, verifyPresigned, type UploadLocation,
+  chunkLength, FIRST_CHUNK, LOCATIONS, MAX_CHUNK_SIZE, MAX_EXPIRES_SECONDS, parseChunkSha256, parseSessionRequest, parseTotalChunks, presignQuery, PRESIGN, verifyPresigned, type UploadLocation,
 } from './upload-plan.js';
 import {
-  chunkBytes, chunkInfos, createSession, deleteSession, FILE_SQL, fileSha256, markCompleted, pendingSessions, purgeExpired, requireSession, storeChunk, type UploadSession,
+  chunkBytes, chunkInfos, createSession, deleteSession, fileSql, fileSha256, markCompleted, pendingSessions, purgeExpired, requireSession, storeChunk, type UploadSession,
 } from './upload-store.js';
 import { UploadSigningSecret } from './signing-secret.js';
+import { PeriodicTask } from '../servers/periodic-task.js';
 
 type Params = { uploadId: string; chunkOrder: string };
 const PRESIGNED_PARAMS = Object.values(PRESIGN);
-/** An attachment is a zip kept whole in memory while it is rewritten: copies into one are capped. */
-const MAX_ATTACHMENT_COPY = 64 * 1024 * 1024;
 const PURGE_INTERVAL_MS = 10 * 60 * 1000;
 
 /** /api/v1/uploads: chunked uploads kept in PostgreSQL, then copied to an archive, image or attachment. */
@@ -93,8 +94,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
     const u = await requireSession(s.db, req.params.uploadId, callerOf(req));
     if (u.status !== 'C') throw conflict('Request Error', 'The upload is not complete');
     if ((req.query as Record<string, unknown>).asJson !== undefined) {
-      const { rows } = await s.db.query<{ data: Buffer }>(`SELECT ${FILE_SQL} AS data`, [u.pk]);
-      return { fileName: u.fileName, contentType: u.contentType, data: Buffer.from(rows[0]!.data).toString('base64') };
+      return reply.type('application/json').send(base64JsonStream({ fileName: u.fileName, contentType: u.contentType }, 'data', chunkBytes(s.db, u.pk, u.totalChunks)));
     }
     reply.type(u.contentType).header('Content-Length', String(u.fileSize));
     reply.header('Content-Disposition', `attachment; filename="${u.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`);
@@ -102,8 +102,10 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
   });
 
   await app.register(async (scope) => {
-    // Chunks are raw bytes; this parser serves this route only.
-    scope.addContentTypeParser(['application/octet-stream'], { parseAs: 'buffer', bodyLimit: MAX_CHUNK_SIZE }, (_req, body, done) => done(null, body));
+    // Chunks are raw bytes whatever Content-Type the client gives them (some send the file's own
+    // type, or none); this parser serves this route only.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_CHUNK_SIZE }, (_req, body, done) => done(null, body));
     scope.put<{ Params: Params }>(
       '/api/v1/uploads/:uploadId/chunks/:chunkOrder',
       { bodyLimit: MAX_CHUNK_SIZE, onRequest: checkPresigned, config: { presignable: true, queryParameters: ['locale', ...PRESIGNED_PARAMS] } },
@@ -116,29 +118,35 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
     return reply.code(202).send(result);
   });
 
-  const timer = setInterval(() => {
-    purgeExpired(s.db).then(
-      (n) => n && s.log.info({ purged: n }, 'expired upload sessions purged'),
-      (e: unknown) => s.log.warn({ err: e }, 'purging upload sessions failed'),
-    );
-  }, PURGE_INTERVAL_MS);
-  timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  // The upload cleaner server of the instance.
+  const cleaner = new PeriodicTask({
+    key: 'upload-cleaner',
+    name: 'Upload cleaner',
+    description: 'purges expired upload sessions and their chunks',
+    intervalMs: PURGE_INTERVAL_MS,
+    pass: async () => {
+      const n = await purgeExpired(s.db);
+      if (n) s.log.info({ purged: n }, 'expired upload sessions purged');
+      return n ? `purged ${n} expired upload sessions` : '';
+    },
+  });
+  s.servers?.add(cleaner);
+  await cleaner.start();
+  app.addHook('onClose', async () => cleaner.stop());
 }
 
 async function putChunk(s: Services, req: FastifyRequest<{ Params: Params }>, userId: number) {
   const n = /^\d{1,6}$/.test(req.params.chunkOrder) ? Number(req.params.chunkOrder) : NaN;
   const data = req.body;
-  if (!Buffer.isBuffer(data)) throw badRequest('Request Error', 'The chunk must be sent as application/octet-stream');
-  const sha = req.headers['x-content-sha256'];
-  if (!isSha256(sha)) throw badRequest('Request Error', 'X-Content-SHA256 header is mandatory (64 hexadecimal digits)');
-  const totalHeader = req.headers['x-total-chunks'];
+  if (!Buffer.isBuffer(data) || data.length === 0) throw badRequest('Request Error', 'The chunk has no bytes: send them as the request body');
+  const sha = parseChunkSha256(req.headers['x-content-sha256']);
+  const total = parseTotalChunks(req.headers['x-total-chunks']);
   const actual = createHash('sha256').update(data).digest('hex');
   return s.db.tx(async (tx) => {
     const u = await requireSession(tx, req.params.uploadId, userId, true);
-    if (typeof totalHeader !== 'string' || Number(totalHeader) !== u.totalChunks) throw badRequest('Request Error', `X-Total-Chunks must be ${u.totalChunks}`);
+    if (total !== u.totalChunks) throw badRequest('Request Error', `X-Total-Chunks must be ${u.totalChunks}`);
     if (!Number.isInteger(n) || n < FIRST_CHUNK || n > u.totalChunks) throw badRequest('Request Error', `chunkOrder must be between ${FIRST_CHUNK} and ${u.totalChunks}`);
-    if (actual !== sha.toLowerCase()) throw badRequest('Request Error', `The SHA-256 of chunk ${n} does not match X-Content-SHA256`);
+    if (sha !== null && actual !== sha) throw badRequest('Request Error', `The SHA-256 of chunk ${n} does not match X-Content-SHA256`);
     const want = chunkLength(u.fileSize, u.chunkSize, n);
     if (data.length !== want) throw badRequest('Request Error', `Chunk ${n} must hold ${want} bytes, not ${data.length}`);
     const answer = { uploadId: u.uploadId, chunkOrder: n, receivedSize: data.length };
@@ -172,15 +180,9 @@ async function copyUpload(s: Services, req: FastifyRequest<{ Params: Params }>, 
 
   if (location === 'ATTACHMENT') {
     if (!target) throw badRequest('Request Error', 'tableName and recordId are mandatory to copy to an attachment');
-    if (u.fileSize > MAX_ATTACHMENT_COPY) throw new ApiError(413, 'Payload Too Large', `An attachment entry may hold at most ${MAX_ATTACHMENT_COPY} bytes`);
-    const { rows } = await tx.query<{ data: Buffer }>(`SELECT ${FILE_SQL} AS data`, [u.pk]);
-    const data = new Uint8Array(rows[0]!.data);
-    await changeEntries(s, auth, tx, { table: tableName, id: recordId }, (entries) => {
-      if (entries.has(u.fileName)) throw conflict('Request Error', 'Duplicate file name');
-      entries.set(u.fileName, data);
-    });
-    const record = await readableRecord(tx, auth, target.table, recordId);
-    return { uploadId: u.uploadId, copyLocation: location, tableName: target.table.name, id: record.id, uuid: target.table.uuColumn ? (record.row[target.table.uuColumn.dbName] ?? null) : null, fileName: u.fileName };
+    const t = await lockAttachmentTarget(s, auth, tx, target.table, target.idText);
+    await copyToAttachment(tx, auth, t, u);
+    return { uploadId: u.uploadId, copyLocation: location, tableName: t.table.name, id: t.recordId, uuid: t.recordUu, fileName: u.fileName };
   }
 
   if (location === 'ARCHIVE') {
@@ -188,14 +190,14 @@ async function copyUpload(s: Services, req: FastifyRequest<{ Params: Params }>, 
     const id = await writeArchive(tx, auth, {
       name: u.fileName, contentType: u.contentType, data: Buffer.alloc(0), isReport: false, processId: null, tableId: target?.table.id ?? 0, recordId: record?.id ?? 0,
     });
-    await tx.query(`UPDATE ad_archive SET binarydata = ${FILE_SQL} WHERE ad_archive_id = $2`, [u.pk, id]);
+    await tx.query(`UPDATE ad_archive SET binarydata = ${fileSql()} WHERE ad_archive_id = $2`, [u.pk, id]);
     return { uploadId: u.uploadId, copyLocation: location, tableName: 'AD_Archive', id, uuid: await uuOf('ad_archive', id) };
   }
 
   const imageTable = tableFromPath(s, 'ad_image');
   assertWritableRow(auth, imageTable, auth.clientId, auth.orgId, 'create');
   const id = await insertRow(tx, 'AD_Image', { name: u.fileName.slice(0, 60), binarydata: null }, { clientId: auth.clientId, orgId: auth.orgId, userId: auth.userId });
-  await tx.query(`UPDATE ad_image SET binarydata = ${FILE_SQL} WHERE ad_image_id = $2`, [u.pk, id]);
+  await tx.query(`UPDATE ad_image SET binarydata = ${fileSql()} WHERE ad_image_id = $2`, [u.pk, id]);
   await tx.query('UPDATE rest_upload SET ad_image_id = $1 WHERE rest_upload_id = $2', [id, u.pk]);
   return { uploadId: u.uploadId, copyLocation: location, tableName: 'AD_Image', id, uuid: await uuOf('ad_image', id) };
 }

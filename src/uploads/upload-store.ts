@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { insertRow } from '../auth/util.js';
 import type { AuthContext } from '../auth/context.js';
 import type { Queryable } from '../db/types.js';
@@ -121,8 +122,15 @@ export async function fileSha256(q: Queryable, s: UploadSession): Promise<string
   return h.digest('hex');
 }
 
-/** SQL of the whole file assembled in PostgreSQL from the chunks of upload $1. */
-export const FILE_SQL = `(SELECT string_agg(c.binarydata, ''::bytea ORDER BY c.chunkorder) FROM rest_uploadchunk c WHERE c.rest_upload_id = $1)`;
+/** The CRC-32 of the whole file (as a zip entry records it), read over its chunks. */
+export async function fileCrc32(q: Queryable, s: UploadSession): Promise<number> {
+  let crc = 0;
+  for await (const b of chunkBytes(q, s.pk, s.totalChunks)) crc = crc32(b, crc);
+  return crc;
+}
+
+/** SQL of the whole file assembled in PostgreSQL from the chunks of the upload whose key is parameter `p`. */
+export const fileSql = (p = '$1'): string => `(SELECT string_agg(c.binarydata, ''::bytea ORDER BY c.chunkorder) FROM rest_uploadchunk c WHERE c.rest_upload_id = ${p})`;
 
 export async function markCompleted(q: Queryable, pk: number): Promise<void> {
   await q.query(`UPDATE rest_upload SET status = 'C', updated = now() WHERE rest_upload_id = $1`, [pk]);

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ARCHIVE_FILE_OPTIONS, archiveFile, archiveList } from '../archives/archive-routes.js';
+import { mountAttachmentRoutes } from '../attachments/attachment-routes.js';
+import { PRINT_OPTIONS, printRecord } from '../print/print-routes.js';
 import type { AuthContext } from '../auth/context.js';
 import type { Queryable } from '../db/types.js';
 import { badRequest } from '../errors.js';
@@ -14,6 +16,8 @@ import { loadViews, viewByName, visibleViews, type RestView, type ViewColumn } f
 import { fromViewBody, mapExpand, mapFilter, mapOrder, mapSelect, propertyColumn, rewriteViewQuery, setPath, toViewRecord } from './view-mapping.js';
 
 type P = { view: string; id: string; property: string };
+/** What the view helpers read of a request: the caller and the view's name in the path. */
+type ViewPath = { auth: AuthContext; params: { view: string } };
 
 /** The view's where clause (dictionary SQL on the table name, the read's alias); clauses with context variables are left out. */
 const viewScope = (view: RestView): ReadScope | undefined => (view.whereClause && !view.whereClause.includes('@') ? () => `(${view.whereClause})` : undefined);
@@ -67,7 +71,7 @@ function shaper(views: RestView[], view: RestView) {
 /** /views: REST views (REST_View, REST_ViewColumn, REST_ViewRelated) with the sub-paths of /models. */
 export async function viewRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const rcOf = (auth: AuthContext, q: Queryable = s.db): ReadContext => ({ dict: s.dictionary.current, auth, q });
-  const target = async (req: FastifyRequest<{ Params: P }>, q?: Queryable) => {
+  const target = async (req: ViewPath, q?: Queryable) => {
     const rc = rcOf(req.auth, q);
     const views = await loadViews(rc);
     return { rc, views, view: viewByName(visibleViews(rc, views), req.params.view) };
@@ -129,7 +133,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
   });
 
   /** The key of the view's record a path names, readable through the view (its where clause applies). */
-  const viewRecordId = async (req: FastifyRequest<{ Params: P }>) => {
+  const viewRecordId = async (req: ViewPath & { params: { id: string } }) => {
     const { rc, view } = await target(req);
     const key = view.table.keyColumn;
     if (!key) throw badRequest('Request Error', `${view.name} has no single key`);
@@ -143,6 +147,13 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
   app.get<{ Params: P & { archiveId: string } }>('/api/v1/views/:view/:id/archives/:archiveId', ARCHIVE_FILE_OPTIONS, async (req, reply) => {
     const { view, id } = await viewRecordId(req);
     return archiveFile(s, req, reply, view.table, id, req.params.archiveId);
+  });
+
+  // Attachments and prints of a view's record are those of its table's record, reached through the view.
+  await mountAttachmentRoutes(app, s, '/api/v1/views/:view/:id/attachments', async (req) => (await viewRecordId(req as ViewPath & typeof req)).view.table);
+  app.get<{ Params: P }>('/api/v1/views/:view/:id/print', PRINT_OPTIONS, async (req, reply) => {
+    const { view, id } = await viewRecordId(req);
+    return printRecord(s, req, reply, view.table, String(id));
   });
 
   app.get<{ Params: P }>('/api/v1/views/:view/:id/:property', async (req) => {

@@ -26,13 +26,6 @@ export const WEBHOOK_EVENT_SOURCES: Readonly<Record<string, ModelEventType>> = {
   DARC: 'after-reverse-correct',
 };
 
-/** What a delivery carries through the queue: its log row. */
-export interface DeliveryJob {
-  logId: number;
-}
-
-export const DELIVERY_KIND = 'webhook-delivery';
-
 /** The record's values a template reads, by lower-case column name; a lookup gives its id. */
 function templateValues(record: JsonObject, keys: TableKeys): Map<string, Json> {
   const out = new Map<string, Json>();
@@ -78,22 +71,26 @@ export function intOf(v: string | null, def: number): number {
 export interface OutboxOptions {
   s: Services;
   subscriptions: SubscriptionCache | null;
-  enqueue(q: Queryable, job: DeliveryJob): Promise<void>;
+  /** Wakes the dispatchers when the transaction commits. */
+  notify(q: Queryable): Promise<void>;
 }
 
 /**
  * Writes deliveries (REST_Webhook_Out_Log rows, status P) in the transaction of the change that
- * raised the event, and queues them there too: a rolled-back change sends nothing, a committed
- * one is delivered even if this instance stops right after.
+ * raised the event: a rolled-back change sends nothing, a committed one is delivered even if this
+ * instance stops right after (the rows are the dispatchers' queue).
  */
 export async function writeDeliveries(o: OutboxOptions, q: Queryable, subs: readonly Subscription[], table: Table, code: string, recordId: number | null, record: JsonObject, at = new Date()): Promise<number[]> {
   const { s } = o;
   const ids: number[] = [];
+  const maxSize = new Map<number, number>();
+  let sendable = false;
   for (const sub of subs) {
     const type = `${table.name}.${code}`;
     const body = deliveryBody(sub, type, at, deliveryData(sub, record, { key: table.keyColumn?.name, uuid: table.uuColumn?.name }));
     const size = Buffer.byteLength(body);
-    const max = intOf(await s.sysConfig.get('REST_WEBHOOK_MAX_PAYLOAD_SIZE', sub.clientId, 0, q), 20480);
+    let max = maxSize.get(sub.clientId);
+    if (max === undefined) maxSize.set(sub.clientId, (max = intOf(await s.sysConfig.get('REST_WEBHOOK_MAX_PAYLOAD_SIZE', sub.clientId, 0, q), 20480)));
     const tooLarge = max > 0 && size > max;
     const messageId = newMessageId();
     const logId = await insertRow(
@@ -114,9 +111,10 @@ export async function writeDeliveries(o: OutboxOptions, q: Queryable, subs: read
       { clientId: sub.clientId, orgId: sub.orgId },
     );
     if (tooLarge) s.log.warn({ endpoint: sub.endpointId, event: type, size, max, delivery: logId }, 'webhook payload too large; dropped');
-    else await o.enqueue(q, { logId });
+    else sendable = true;
     ids.push(logId);
   }
+  if (sendable) await o.notify(q);
   return ids;
 }
 

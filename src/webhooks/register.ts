@@ -21,21 +21,22 @@ export async function webhookRoutes(app: FastifyInstance, s: Services): Promise<
   registerWebhookConfigRules(s.events);
   const subscriptions = new SubscriptionCache(s.db);
   await subscriptions.listen(s.db, s.events);
-  const dispatcher = new WebhookDispatcher(s, s.queue);
+  const dispatcher = new WebhookDispatcher(s);
   byServices.set(s, dispatcher);
-  dispatcher.register();
   dispatcher.listen(s.events);
-  registerOutbox({ s, subscriptions, enqueue: async (q, job) => void (await dispatcher.enqueue(q, job)) });
+  registerOutbox({ s, subscriptions, notify: (q) => dispatcher.notify(q) });
   processImplementations(s).register(RETRY_PROCESSOR_CLASS, async (c) => {
     const r = await dispatcher.process(c.tx);
     c.log({ msg: 'recovered', number: r.recovered });
     c.log({ msg: 'queued', number: r.queued });
     return { summary: `Recovered ${r.recovered} stalled and queued ${r.queued} pending deliveries` };
   });
-  // Until a scheduler runs the processor, this instance's timer does (every 10 minutes).
-  dispatcher.startTimer();
+  // The dispatcher server sends once the instance serves, and runs the processor on its timer (every
+  // 10 minutes) until a scheduler does; at shutdown the deliveries in flight get the spec's 10 s grace.
+  s.servers?.add(dispatcher.server);
+  app.addHook('onReady', () => dispatcher.server.start());
   app.addHook('onClose', async () => {
-    dispatcher.stopTimer();
+    await dispatcher.close(s.config.queueGraceMs);
     await subscriptions.close();
   });
   await inboundRoutes(app, s);

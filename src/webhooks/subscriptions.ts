@@ -43,7 +43,7 @@ export class SubscriptionCache {
         events.on(type, table, async (e) => {
           this.#changedIn.add(e.tx);
           this.#cache.clear();
-          await e.tx.query('SELECT pg_notify($1, $2)', [WEBHOOK_CONFIG_CHANNEL, table]);
+          await e.tx.notify(WEBHOOK_CONFIG_CHANNEL, table);
         });
       }
     }

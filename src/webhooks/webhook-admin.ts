@@ -46,7 +46,7 @@ export async function webhookAdminRoutes(app: FastifyInstance, s: Services, disp
         [ts(Date.now()), ...params],
       );
       const ids = rows.map((r) => Number(r.id));
-      if (ids.length) await dispatcher.requeue(tx, { ids });
+      if (ids.length) await dispatcher.notify(tx);
       return ids;
     });
 
@@ -88,7 +88,7 @@ export async function webhookAdminRoutes(app: FastifyInstance, s: Services, disp
         },
         { clientId: Number(endpoint.ad_client_id), orgId: Number(endpoint.ad_org_id), userId: req.auth.userId },
       );
-      await dispatcher.enqueue(tx, { logId });
+      await dispatcher.notify(tx);
       return logId;
     });
     reply.code(201);

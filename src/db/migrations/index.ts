@@ -12,7 +12,10 @@ import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 import { addProcessSeed } from '../../processes/process-seed.js';
+import { addPeriodControls } from '../../documents/engine/period.js';
+import { addDemoMatches } from '../../documents/engine/matching.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
+import { addWorkflowSeed } from '../../workflow/workflow-seed.js';
 import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
 
 export interface Migration {
@@ -110,6 +113,32 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 11,
+    name: 'workflow approvals: the approval node of Process_Order, the demo Order Review workflow, demo orders pending in workflows, approval amounts of the demo roles',
+    async up(tx) {
+      await addWorkflowSeed(tx);
+    },
+  },
+  {
+    version: 15,
+    name: 'webhook deliveries claimed from their log: an index of the unfinished ones, and no queue items of them',
+    async up(tx) {
+      const exists = async (name: string) => !!(await tx.query<{ t: string | null }>(`SELECT to_regclass($1)::text AS t`, [name])).rows[0]?.t;
+      if (await exists('rest_webhook_out_log')) {
+        await tx.query(`CREATE INDEX IF NOT EXISTS rest_webhook_out_log_unfinished_idx ON rest_webhook_out_log (rest_webhook_out_log_id) WHERE deliverystatus IN ('P', 'I')`);
+      }
+      // Deliveries were queue items before; their log rows (Pending) are what the dispatcher claims now.
+      if (await exists('dictum.queue_item')) await tx.query(`DELETE FROM dictum.queue_item WHERE kind = 'webhook-delivery'`);
+    },
+  },
+  {
+    version: 16,
+    name: 'the demo schedule of the Webhook Retry Processor runs every ten minutes, as the original',
+    async up(tx) {
+      await tx.query(`UPDATE ad_schedule SET name = 'Every 10 minutes', description = 'Runs every ten minutes', frequency = 10 WHERE ad_schedule_id = 200001 AND frequencytype = 'M' AND frequency = 5`);
+    },
+  },
+  {
     version: 20,
     name: 'documents: default accounts (C_AcctSchema_Default), their accounts, the keys of stock, reservations and facts, the facts of vendor invoice 200000 and the service line of shipment 500000',
     async up(tx) {
@@ -118,6 +147,23 @@ export const migrations: Migration[] = [
       // The demo's completed vendor invoice was not posted; its facts come with the seed rows above.
       await tx.query(`UPDATE c_invoice SET posted = 'Y' WHERE c_invoice_id = 105 AND ad_client_id = 11 AND posted = 'N'`);
       await tx.query('UPDATE c_invoiceline SET m_inoutline_id = 104 WHERE c_invoiceline_id = 102 AND m_inoutline_id IS NULL AND EXISTS (SELECT 1 FROM m_inoutline WHERE m_inoutline_id = 104)');
+    },
+  },
+  {
+    version: 21,
+    name: 'documents: period control per document base type (C_PeriodControl) with its open/close processes, matching of receipts, invoices and purchase order lines (M_MatchInv, M_MatchPO), payment discount and write-off accounts',
+    async up(tx) {
+      await addSeedReferences(tx, [176, 177]);
+      await addSeedTables(tx, ['C_PeriodControl', 'M_MatchInv', 'M_MatchPO', 'C_ElementValue', 'C_ValidCombination', 'C_AcctSchema_Default']);
+      await synchroniseSchema(tx, await loadDictionary(tx));
+      await tx.query(
+        `UPDATE c_acctschema_default SET paydiscount_exp_acct = 59300, paydiscount_rev_acct = 79300, writeoff_acct = 67800
+          WHERE c_acctschema_id = 101 AND paydiscount_exp_acct IS NULL AND (SELECT count(*) FROM c_validcombination WHERE c_validcombination_id IN (59300, 79300, 67800)) = 3`,
+      );
+      // Existing periods are open for every document base type (the demo keeps automatic period control on).
+      await addPeriodControls(tx, null, 'O', 100, new Date().toISOString());
+      await addProcessSeed(tx);
+      await addDemoMatches(tx);
     },
   },
   {
@@ -181,6 +227,13 @@ export const migrations: Migration[] = [
     async up(tx) {
       await addSeedTables(tx, ['C_BankAccountDoc', 'REST_View', 'REST_ViewColumn', 'REST_ViewRelated', 'AD_Tab']);
       await tx.query(`UPDATE ad_tab SET isadvancedtab = 'Y' WHERE ad_tab_id = 188`);
+    },
+  },
+  {
+    version: 51,
+    name: 'the demo REST view salesOrders (sales orders with customer, status and total)',
+    async up(tx) {
+      await addSeedTables(tx, ['REST_View', 'REST_ViewColumn']);
     },
   },
   {

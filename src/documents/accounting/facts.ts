@@ -1,6 +1,7 @@
 import { SqlBuilder } from '../../db/sql.js';
 import { add, compare, isZero, toText, ZERO, type Decimal, type DecimalInput, dec } from '../decimal.js';
-import { nowTimestamp } from '../row-values.js';
+import { idOf, nowTimestamp } from '../row-values.js';
+import { conversionRate, convertAmounts } from './conversion.js';
 import { refuse, type DocumentContext } from '../engine/document-type.js';
 import { docId } from '../engine/common.js';
 
@@ -18,7 +19,10 @@ export type DefaultAccount =
   | 'b_unallocatedcash_acct'
   | 'b_paymentselect_acct'
   | 't_due_acct'
-  | 't_credit_acct';
+  | 't_credit_acct'
+  | 'paydiscount_exp_acct'
+  | 'paydiscount_rev_acct'
+  | 'writeoff_acct';
 
 export interface AccountSchema {
   schemaId: number;
@@ -95,6 +99,8 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
   if (d.table.byName.has('posted')) d.changes.posted = 'Y';
   if (!facts.length) return;
   const schema = await accountSchema(d);
+  const currencyId = p.currencyId ?? schema.currencyId;
+  const accounted = await accountedAmounts(d, facts, currencyId, schema.currencyId, p.dateAcct);
   const sql = new SqlBuilder();
   const now = sql.param(nowTimestamp());
   const user = sql.param(d.wc.auth.userId);
@@ -107,16 +113,18 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
     sql.param(p.periodId),
     `${sql.param(p.dateAcct)}::timestamp`,
     `${sql.param(p.dateTrx ?? p.dateAcct)}::timestamp`,
-    sql.param(p.currencyId ?? schema.currencyId),
+    sql.param(currencyId),
     sql.param(p.glCategoryId ?? 0),
     sql.param(p.bpartnerId ?? null),
   ].join(', ');
-  const values = facts.map((f) => {
+  const values = facts.map((f, i) => {
     const account = typeof f.account === 'number' ? f.account : schema.accounts[f.account];
     if (!account) throw refuse(`the accounting schema has no ${f.account}`);
     const dr = sql.param(toText(dec(f.dr ?? 0)));
     const cr = sql.param(toText(dec(f.cr ?? 0)));
-    return `(nextval('fact_acct_sq'), gen_random_uuid()::text, ${common}, ${sql.param(account)}, ${dr}::numeric, ${cr}::numeric, ${dr}::numeric, ${cr}::numeric,
+    const acctDr = accounted ? sql.param(toText(accounted[i]!.dr)) : dr;
+    const acctCr = accounted ? sql.param(toText(accounted[i]!.cr)) : cr;
+    return `(nextval('fact_acct_sq'), gen_random_uuid()::text, ${common}, ${sql.param(account)}, ${dr}::numeric, ${cr}::numeric, ${acctDr}::numeric, ${acctCr}::numeric,
       ${sql.param(f.lineId ?? null)}::numeric, ${sql.param(f.productId ?? null)}::numeric, ${sql.param(f.taxId ?? null)}::numeric,
       ${sql.param(f.qty === undefined ? null : toText(dec(f.qty)))}::numeric, ${sql.param(f.description ?? null)}, 'A', 'Y', ${now}::timestamp, ${user}, ${now}::timestamp, ${user})`;
   });
@@ -127,6 +135,18 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
      VALUES ${values.join(', ')}`,
     sql.values,
   );
+}
+
+/**
+ * Accounted amounts of facts in another currency than the schema's, converted at the rate of the
+ * accounting date (null when the currencies are the same); no rate refuses the action.
+ */
+async function accountedAmounts(d: DocumentContext, facts: readonly Fact[], from: number, to: number, dateAcct: unknown): Promise<{ dr: Decimal; cr: Decimal }[] | null> {
+  if (from === to) return null;
+  const typeId = d.table.byName.has('c_conversiontype_id') ? idOf(d.row.c_conversiontype_id) : null;
+  const found = await conversionRate(d.wc.tx, from, to, typeId, dateAcct, d.row.ad_client_id);
+  if ('missing' in found) throw refuse(found.missing);
+  return convertAmounts(facts.map((f) => ({ dr: f.dr ?? 0, cr: f.cr ?? 0 })), found.rate);
 }
 
 /**

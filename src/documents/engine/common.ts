@@ -3,6 +3,7 @@ import type { Row } from '../../events/model-events.js';
 import { takeFromSequence } from '../../records/write/document-number.js';
 import { idOf, nowTimestamp, todayDate } from '../row-values.js';
 import { refuse, type DocumentContext } from './document-type.js';
+import { checkPeriod, type PeriodCheck } from './period.js';
 
 export interface DocTypeRow {
   c_doctype_id: number;
@@ -39,17 +40,32 @@ export async function docTypeOf(d: DocumentContext): Promise<DocTypeRow | null> 
   });
 }
 
-/** Refuses when no accounting period of the client covers the date (the original's "period closed"). */
-export async function requireOpenPeriod(d: DocumentContext, dateColumn = 'dateacct'): Promise<number> {
+/**
+ * Whether the period of the document's accounting date is open for its document base type (see
+ * period.ts); one statement per date and base type in a request.
+ */
+export async function periodOf(d: DocumentContext, dateColumn = 'dateacct'): Promise<PeriodCheck> {
   const date = current(d, dateColumn) ?? current(d, 'dateacct');
-  const { rows } = await d.wc.tx.query<{ id: number }>(
-    `SELECT c_period_id AS id FROM c_period WHERE ad_client_id = $1 AND isactive = 'Y' AND startdate <= $2::timestamp AND enddate >= date_trunc('day', $2::timestamp)
-      ORDER BY startdate DESC LIMIT 1`,
-    [d.row.ad_client_id, date],
-    { name: 'doc_engine_period' },
-  );
-  if (!rows[0]) throw refuse(`no open accounting period for ${String(date).slice(0, 10)}`);
-  return Number(rows[0].id);
+  const base = (await docTypeOf(d))?.docbasetype ?? null;
+  const day = date instanceof Date ? date.toISOString() : String(date);
+  return d.wc.memo.get('c_periodcontrol', `period:${String(d.row.ad_client_id)}:${day}:${base ?? ''}`, () => checkPeriod(d.wc.tx, d.row.ad_client_id, date, base));
+}
+
+/** Refuses when the period of the document's accounting date is missing or not open for its document base type. */
+export async function requireOpenPeriod(d: DocumentContext, dateColumn = 'dateacct'): Promise<number> {
+  const p = await periodOf(d, dateColumn);
+  if (!p.open) throw refuse(p.reason);
+  return p.periodId;
+}
+
+/** Void of a completed document reverses it: by accrual (today) when its own period is no longer open, else by correction, as the original. */
+export async function accrualOnVoid(d: DocumentContext): Promise<boolean> {
+  return !(await periodOf(d)).open;
+}
+
+/** The original re-activates only orders (and payments, by reverse-correct); other document types refuse it. */
+export async function noReactivation(d: DocumentContext): Promise<string | null> {
+  return d.action === 'RE' ? `${d.table.name} documents cannot be re-activated; void or reverse the document instead` : null;
 }
 
 /** Refuses a document without lines (the original's @NoLines@). */

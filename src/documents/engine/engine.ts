@@ -39,6 +39,23 @@ export interface DocumentActionResult {
 
 const EVENT_OF: Record<string, string> = { PR: 'prepare', CO: 'complete', VO: 'void', CL: 'close', RE: 'reactivate', RC: 'reverse-correct', RA: 'reverse-accrual' };
 
+/**
+ * Decides, before an action runs, whether a workflow takes it over (an approval that suspends it):
+ * its result is then the action's. Null: the action runs directly.
+ */
+export type ActionGate = (d: DocumentContext, status: DocStatus) => Promise<DocumentActionResult | null>;
+let gate: ActionGate | null = null;
+
+/** Installs the workflow engine's gate (see src/workflow). */
+export function setActionGate(g: ActionGate | null): void {
+  gate = g;
+}
+
+export interface DocumentActionOptions {
+  /** The action is a node of a running workflow: the gate is not asked again. */
+  fromWorkflow?: boolean;
+}
+
 const isWriteContext = (c: DocumentActionContext | WriteContext): c is WriteContext => 'deferred' in c && 'pending' in c;
 
 /**
@@ -53,6 +70,7 @@ export async function runDocumentAction(
   table: Table | string,
   recordId: number | string,
   action: unknown,
+  options: DocumentActionOptions = {},
 ): Promise<DocumentActionResult> {
   const wc = isWriteContext(ctx) ? ctx : createWriteContext(ctx.dict, ctx.auth, ctx.tx, ctx.events);
   const t = typeof table === 'string' ? wc.dict.byName.get(table.toLowerCase()) : table;
@@ -71,6 +89,8 @@ export async function runDocumentAction(
   try {
     const reason = type.refusal ? await type.refusal(d) : null;
     if (reason) throw refused(reason);
+    const gated = gate && !options.fromWorkflow ? await gate(d, status) : null;
+    if (gated) return gated;
     const result = await perform(type, d, status);
     return { row: result, status: result.docstatus as DocStatus, message: d.messages.join('; ') };
   } catch (e) {

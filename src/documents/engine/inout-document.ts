@@ -2,8 +2,9 @@ import { mul, round } from '../decimal.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
 import { moveStock } from '../stock/movements.js';
-import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod } from './common.js';
+import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
+import { matchReceipt, reverseMatches } from './matching.js';
 import { createReversal, type ReversalDetail } from './reversal.js';
 
 interface CostLine {
@@ -67,6 +68,7 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   const periodId = await requireOpenPeriod(d2);
   const reversalId = await createReversal(d, [LINES], [], date);
   await moveStock(d.wc.tx, reversalId, String(d.row.movementtype), accrual ? date : d.row.movementdate, d.wc.auth.userId);
+  await reverseMatches(d.wc.tx, 'm_inoutline', docId(d), date, d.wc.auth.userId);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
   await d.wc.tx.query(`UPDATE m_inout SET posted = 'Y' WHERE m_inout_id = $1`, [reversalId]);
   d.changes.posted = d.row.posted;
@@ -81,6 +83,7 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
  */
 export const inoutDocument: DocumentType = {
   table: 'm_inout',
+  refusal: noReactivation,
   details: [{ table: 'm_inoutline', link: 'm_inout_id' }],
 
   async prepare(d) {
@@ -98,12 +101,13 @@ export const inoutDocument: DocumentType = {
     await definiteNumberAndDate(d, 'movementdate');
     const periodId = await requireOpenPeriod(d);
     await moveStock(d.wc.tx, docId(d), String(d.row.movementtype), current(d, 'movementdate'), d.wc.auth.userId);
+    if (d.row.issotrx === 'N') await matchReceipt(d.wc.tx, docId(d), d.wc.auth.userId);
     await post(d, periodId);
     return 'CO';
   },
 
   async void(d) {
-    if (d.row.docstatus === 'CO') return reverse(d, false);
+    if (d.row.docstatus === 'CO') return reverse(d, await accrualOnVoid(d));
     await d.wc.tx.query(
       `UPDATE m_inoutline SET description = btrim(COALESCE(description, '') || ' Voided (' || movementqty::text || ')'), movementqty = 0, qtyentered = 0,
               updated = $2::timestamp, updatedby = $3 WHERE m_inout_id = $1`,

@@ -2,10 +2,11 @@ import { add, sub, toNumber, ZERO, type Decimal } from '../decimal.js';
 import { INVOICE } from '../document-kinds.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
-import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod } from './common.js';
+import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation } from './common.js';
 import type { DocumentContext, DocumentType } from './document-type.js';
 import { recomputeTotals } from './recompute.js';
 import { createReversal } from './reversal.js';
+import { matchInvoice, reverseMatches } from './matching.js';
 
 interface PostingFacts {
   lines: { id: number; product: number | null; charge: number | null; net: string; qty: string }[];
@@ -86,6 +87,7 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
     date,
   );
   await markInvoiced(d, reversalId);
+  await reverseMatches(d.wc.tx, 'c_invoiceline', docId(d), date, d.wc.auth.userId);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
   await d.wc.tx.query(`UPDATE c_invoice SET posted = 'Y' WHERE c_invoice_id = $1`, [reversalId]);
   d.changes.ispaid = 'Y';
@@ -100,6 +102,7 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
  */
 export const invoiceDocument: DocumentType = {
   table: 'c_invoice',
+  refusal: noReactivation,
   details: [
     { table: 'c_invoiceline', link: 'c_invoice_id' },
     { table: 'c_invoicetax', link: 'c_invoice_id' },
@@ -115,13 +118,14 @@ export const invoiceDocument: DocumentType = {
     await definiteNumberAndDate(d, 'dateinvoiced');
     const periodId = await requireOpenPeriod(d);
     await markInvoiced(d, docId(d));
+    if (d.row.issotrx === 'N') await matchInvoice(d.wc.tx, docId(d), d.wc.auth.userId);
     await post(d, periodId);
     d.changes.ispaid = toNumber(d.row.grandtotal as number) === 0 ? 'Y' : 'N';
     return 'CO';
   },
 
   async void(d) {
-    if (d.row.docstatus === 'CO') return reverse(d, false);
+    if (d.row.docstatus === 'CO') return reverse(d, await accrualOnVoid(d));
     await d.wc.tx.query(
       `UPDATE c_invoiceline SET description = btrim(COALESCE(description, '') || ' Voided (' || qtyinvoiced::text || ')'),
               qtyinvoiced = 0, qtyentered = 0, linenetamt = 0, taxamt = 0, linetotalamt = 0, updated = $2::timestamp, updatedby = $3 WHERE c_invoice_id = $1`,

@@ -1,7 +1,7 @@
 import { insertRecord } from '../../records/write/persist.js';
 import { idOf, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts } from '../accounting/facts.js';
-import { current, definiteNumberAndDate, zeroAmounts, docId, docTypeOf, requireOpenPeriod } from './common.js';
+import { current, definiteNumberAndDate, zeroAmounts, docId, docTypeOf, requireOpenPeriod, accrualOnVoid } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
 import { runDocumentAction } from './engine.js';
 import { createReversal } from './reversal.js';
@@ -19,7 +19,10 @@ async function allocateToInvoice(d: DocumentContext, invoiceId: number): Promise
     DateTrx: current(d, 'datetrx'),
     DateAcct: current(d, 'dateacct'),
     Description: `Payment ${String(current(d, 'documentno'))}`,
-    C_AllocationLine: [{ AD_Org_ID: d.row.ad_org_id, C_Invoice_ID: invoiceId, C_Payment_ID: docId(d), C_BPartner_ID: d.row.c_bpartner_id, Amount: d.row.payamt }],
+    C_AllocationLine: [
+      { AD_Org_ID: d.row.ad_org_id, C_Invoice_ID: invoiceId, C_Payment_ID: docId(d), C_BPartner_ID: d.row.c_bpartner_id, Amount: d.row.payamt,
+        DiscountAmt: d.row.discountamt ?? 0, WriteOffAmt: d.row.writeoffamt ?? 0, OverUnderAmt: d.row.overunderamt ?? 0 },
+    ],
   });
   await d.wc.deferred.flush();
   await runDocumentAction(d.wc, table, String(created.row.c_allocationhdr_id), 'CO');
@@ -101,12 +104,20 @@ export const paymentDocument: DocumentType = {
   },
 
   async void(d) {
-    if (d.row.docstatus === 'CO' || d.row.docstatus === 'CL') return reverse(d, false);
+    if (d.row.docstatus === 'CO' || d.row.docstatus === 'CL') return reverse(d, await accrualOnVoid(d));
     await zeroAmounts(d, 'c_payment', 'c_payment_id', ['payamt', 'discountamt', 'writeoffamt', 'overunderamt']);
     d.changes.isvoided = 'Y';
   },
 
   async close() {},
+
+  // The original re-activates a payment by reversing it (reverse-correct); the payment itself is then In Progress again.
+  async reactivate(d) {
+    await reverse(d, false);
+    d.changes.isvoided = 'N';
+    d.changes.isallocated = 'N';
+    d.changes.posted = 'N';
+  },
 
   reverseCorrect: (d) => reverse(d, false),
   reverseAccrual: (d) => reverse(d, true),

@@ -6,6 +6,7 @@ import { exportRecords } from './export-records.js';
 import { generateInvoices } from './generate-invoices.js';
 import { importBPartners } from './import-bpartners.js';
 import { registerSystemProcesses } from './system-processes.js';
+import { periodControlStatus, periodStatus } from './period-status.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {
@@ -16,4 +17,6 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('dictum.process.ExportRecords', exportRecords);
   impls.register('dictum.process.ImportBPartners', importBPartners);
   impls.register('org.compiere.process.BPartnerValidate', validateBPartners);
+  impls.register('org.compiere.process.PeriodStatus', periodStatus);
+  impls.register('org.compiere.process.PeriodControlStatus', periodControlStatus);
 }

@@ -23,7 +23,7 @@ async function expireTokens(c: ProcessCall): Promise<ProcessOutcome> {
  * notifications are sent in the run's transaction and so arrive when it commits.
  */
 async function cacheReset(c: ProcessCall): Promise<ProcessOutcome> {
-  for (const channel of [DICTIONARY_CHANNEL, SYSCONFIG_CHANNEL, ACCESS_CHANNEL]) await c.tx.query('SELECT pg_notify($1, $2)', [channel, '']);
+  for (const channel of [DICTIONARY_CHANNEL, SYSCONFIG_CHANNEL, ACCESS_CHANNEL]) await c.tx.notify(channel, '');
   return { summary: 'Caches reset: dictionary, system configuration, role access' };
 }
 
@@ -38,7 +38,7 @@ async function columnSync(c: ProcessCall): Promise<ProcessOutcome> {
   const dict = await loadDictionary(c.tx);
   const applied = await synchroniseSchema(c.tx, dict);
   for (const d of applied) c.log({ msg: differenceLine(d) });
-  await c.tx.query('SELECT pg_notify($1, $2)', [DICTIONARY_CHANNEL, 'ad_column']);
+  await c.tx.notify(DICTIONARY_CHANNEL, 'ad_column');
   return { summary: applied.length ? `Schema synchronised: ${applied.length} change${applied.length === 1 ? '' : 's'} applied` : 'The database already matches the dictionary' };
 }
 

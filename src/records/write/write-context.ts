@@ -61,6 +61,7 @@ export function createWriteContext(dict: Dictionary, auth: AuthContext, tx: Tx, 
       await pending.flush();
       return tx.savepoint(fn);
     },
+    notify: (channel, payload) => tx.notify(channel, payload),
   };
   wc = { dict, auth, tx: flushing, events, deferred: new DeferredWork(), memo, ids: new IdReservations(), pending };
   return wc;

@@ -20,3 +20,14 @@ export async function readDocument(server: TestServer, token: string, header: st
     .sort((a: TaxRow, b: TaxRow) => a.tax - b.tax);
   return { header: r.body, lines: (r.body[line] ?? []) as Record<string, any>[], taxes };
 }
+
+/** Requests as the current user (or another token), and requests that must succeed (200 or 201), answering their body. */
+export function documentCalls(at: () => { server: TestServer; token: string }) {
+  const call = (method: string, path: string, body?: unknown, token = at().token) => at().server.request(method, path, { token, body });
+  const ok = async (method: string, path: string, body?: unknown) => {
+    const r = await call(method, path, body);
+    assert.ok(r.status === 200 || r.status === 201, `${method} ${path}: ${r.status} ${r.text}`);
+    return r.body;
+  };
+  return { call, ok };
+}

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
-import { idOf, q } from './document-helpers.js';
+import { idOf, q, documentCalls } from './document-helpers.js';
 import { stockHelpers } from './stock-helpers.js';
 
 const PRODUCTS = [128, 133, 137];
@@ -10,13 +10,8 @@ const PRODUCTS = [128, 133, 137];
 describe('order to cash', () => {
   let server: TestServer;
   let token: string;
-  const call = (method: string, path: string, body?: unknown) => server.request(method, path, { token, body });
   const stock = stockHelpers(() => ({ server, token }));
-  const ok = async (method: string, path: string, body?: unknown) => {
-    const r = await call(method, path, body);
-    assert.ok(r.status === 200 || r.status === 201, `${method} ${path}: ${r.status} ${r.text}`);
-    return r.body;
-  };
+  const { call, ok } = documentCalls(() => ({ server, token }));
   const snapshot = async () => {
     const out: Record<number, [number, number]> = {};
     for (const p of PRODUCTS) out[p] = [await stock.onHand(p), await stock.reserved(p)];

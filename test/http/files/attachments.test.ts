@@ -96,6 +96,19 @@ describe('attachments of records', () => {
     assert.equal(noTable.status, 404);
   });
 
+  it('answers 409, not 500, when the stored attachment is not a zip, and still deletes it', async () => {
+    const p = '/api/v1/models/c_bpartner/118/attachments';
+    assert.equal((await server.request('POST', p, { token: admin, body: { name: 'a.txt', data: b64('A') } })).status, 201);
+    await server.services.db.query(`UPDATE ad_attachment SET binarydata = convert_to('not a zip at all', 'UTF8') WHERE ad_table_id = 291 AND record_id = 118`);
+    for (const [method, target, body] of [['GET', p], ['GET', `${p}/zip`], ['GET', `${p}/a.txt`], ['POST', p, { name: 'b.txt', data: b64('B') }]] as const) {
+      const r = await server.request(method, target, { token: admin, body });
+      assert.equal(r.status, 409, `${method} ${target}: ${r.text}`);
+      assert.equal(r.body.title, 'Invalid attachment');
+    }
+    assert.equal((await server.request('DELETE', p, { token: admin })).status, 200);
+    assert.deepEqual((await server.request('GET', p, { token: admin })).body, { attachments: [] });
+  });
+
   for (const who of [
     { userName: 'GardenUser', password: 'GardenUser', roleId: 103 },
     { userName: 'WebService', password: 'WebService', roleId: 50004 },

@@ -69,6 +69,29 @@ describe('a 50 MB upload', () => {
     clearInterval(sampler);
     assert.equal(size, FILE_SIZE);
     assert.equal(back.digest('hex'), sha256);
+
+    // Copies of the big file read back byte for byte, streamed: an attachment entry appended to a
+    // zip that already holds one, and an archive.
+    const hashOf = async (path: string) => {
+      const res = await fetch(`${server.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal(res.status, 200, path);
+      const h = createHash('sha256');
+      let n = 0;
+      for await (const part of res.body!) {
+        h.update(part);
+        n += part.length;
+      }
+      return [n, h.digest('hex')];
+    };
+    const note = await server.request('POST', '/api/v1/models/m_product/122/attachments', { token, body: { name: 'first.txt', data: Buffer.from('first').toString('base64') } });
+    assert.equal(note.status, 201, note.text);
+    const toAttachment = await server.request('POST', `/api/v1/uploads/${id}/copy`, { token, body: { copyLocation: 'ATTACHMENT', tableName: 'm_product', recordId: '122' } });
+    assert.equal(toAttachment.status, 202, toAttachment.text);
+    assert.deepEqual(await hashOf('/api/v1/models/m_product/122/attachments/big.bin'), [FILE_SIZE, sha256]);
+    assert.deepEqual(await hashOf('/api/v1/models/m_product/122/attachments/first.txt'), [5, createHash('sha256').update('first').digest('hex')]);
+    const toArchive = await server.request('POST', `/api/v1/uploads/${id}/copy`, { token, body: { copyLocation: 'ARCHIVE', tableName: 'c_order', recordId: '1000022' } });
+    assert.equal(toArchive.status, 202, toArchive.text);
+    assert.deepEqual(await hashOf(`/api/v1/models/c_order/1000022/archives/${toArchive.body.id}`), [FILE_SIZE, sha256]);
     const growth = (peak - idle) / MB;
     process.stdout.write(`# 50 MB upload: peak RSS growth ${growth.toFixed(1)} MB, peak heap and buffer growth ${((peakHeap - idleHeap) / MB).toFixed(1)} MB (server and client in one process, ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded PGlite'})\n`);
     // Client and server share this process (and, with PGlite, the database too) and collected

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { unzipSync } from 'fflate';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
 
@@ -16,13 +17,13 @@ describe('chunked uploads', () => {
   const chunk1 = readFileSync(`${example}emoji_wallpaper_chunk_1`);
   const chunk2 = readFileSync(`${example}emoji_wallpaper_chunk_2`);
 
-  const put = (id: string, n: number, data: Buffer, opts: { token?: string; total?: string; hash?: string; query?: string } = {}) =>
+  const put = (id: string, n: number, data: Buffer, opts: { token?: string; total?: string; hash?: string | null; query?: string; contentType?: string | null } = {}) =>
     fetch(`${server.url}/api/v1/uploads/${id}/chunks/${n}${opts.query ? `?${opts.query}` : ''}`, {
       method: 'PUT',
       headers: {
-        'content-type': 'application/octet-stream',
+        ...(opts.contentType === null ? {} : { 'content-type': opts.contentType ?? 'application/octet-stream' }),
         'x-total-chunks': opts.total ?? '2',
-        'x-content-sha256': opts.hash ?? sha(data),
+        ...(opts.hash === null ? {} : { 'x-content-sha256': opts.hash ?? sha(data) }),
         ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
       },
       body: new Uint8Array(data),
@@ -91,6 +92,22 @@ describe('chunked uploads', () => {
     assert.equal(sha(Buffer.from(await viaUrl.arrayBuffer())), sha(file));
     const listed = await server.request('GET', '/api/v1/uploads', { token: admin });
     assert.ok(!(listed.body.uploads as { uploadId: string }[]).some((u) => u.uploadId === s.uploadId), 'a completed upload is no longer pending');
+  });
+
+  it('takes the chunk hash in hex of either case or base64, or none, and the bytes under any content type', async () => {
+    const s = await session(admin);
+    const upper = await put(s.uploadId, 1, chunk1, { token: admin, hash: sha(chunk1).toUpperCase(), contentType: 'image/png' });
+    assert.equal(upper.status, 200, await upper.clone().text());
+    const b64 = createHash('sha256').update(chunk1).digest('base64');
+    assert.equal((await put(s.uploadId, 1, chunk1, { token: admin, hash: b64, contentType: null })).status, 200, 'base64, no content type');
+    const b64url = createHash('sha256').update(chunk1).digest('base64url');
+    assert.equal((await put(s.uploadId, 1, chunk1, { token: admin, hash: b64url, contentType: 'application/json' })).status, 200, 'base64url, JSON content type');
+    const wrong64 = createHash('sha256').update(chunk2).digest('base64');
+    assert.equal((await put(s.uploadId, 1, chunk1, { token: admin, hash: wrong64 })).status, 400, 'a base64 hash of other bytes');
+    assert.equal((await put(s.uploadId, 1, Buffer.alloc(0), { token: admin })).status, 400, 'no bytes');
+    const last = await put(s.uploadId, 2, chunk2, { token: admin, hash: null, total: ' 2 ' });
+    assert.equal(last.status, 200, await last.clone().text());
+    assert.equal(((await last.json()) as { isLastChunk: boolean }).isLastChunk, true, 'without a chunk hash the whole-file hash decides');
   });
 
   it('refuses corrupted chunks, wrong totals and sizes, and other bytes for a kept chunk', async () => {
@@ -174,6 +191,21 @@ describe('chunked uploads', () => {
     assert.deepEqual([toAttachment.body.id, toAttachment.body.uuid], [144, uu]);
     const entry = await fetch(`${server.url}/api/v1/models/m_product/144/attachments/emoji_wallpaper.png`, { headers: { authorization: `Bearer ${admin}` } });
     assert.equal(sha(Buffer.from(await entry.arrayBuffer())), sha(file));
+    // The appended entry sits in a zip that the other attachment endpoints read and extend.
+    const again = await server.request('POST', `/api/v1/uploads/${a}/copy`, { token: admin, body: { copyLocation: 'ATTACHMENT', tableName: 'm_product', recordId: '144' } });
+    assert.equal(again.status, 409, 'the name is attached already');
+    const note = await server.request('POST', '/api/v1/models/m_product/144/attachments', { token: admin, body: { name: 'note.txt', data: Buffer.from('a note').toString('base64') } });
+    assert.equal(note.status, 201, note.text);
+    const listed = await server.request('GET', '/api/v1/models/m_product/144/attachments', { token: admin });
+    assert.deepEqual((listed.body.attachments as { name: string }[]).map((e) => e.name).sort(), ['emoji_wallpaper.png', 'note.txt']);
+    const asJson = await server.request('GET', '/api/v1/models/m_product/144/attachments/emoji_wallpaper.png?json=true', { token: admin });
+    assert.equal(sha(Buffer.from(asJson.body.data as string, 'base64')), sha(file));
+    const zip = await fetch(`${server.url}/api/v1/models/m_product/144/attachments/zip`, { headers: { authorization: `Bearer ${admin}` } });
+    const entries = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    assert.equal(sha(entries['emoji_wallpaper.png']!), sha(file));
+    assert.equal(Buffer.from(entries['note.txt']!).toString(), 'a note');
+    assert.equal((await server.request('DELETE', '/api/v1/models/m_product/144/attachments', { token: admin })).status, 200);
+    assert.equal((await server.request('DELETE', '/api/v1/models/m_product/144/attachments', { token: admin })).status, 404);
 
     // The collection's empty body copies to the session's own location.
     const plain = await server.request('POST', `/api/v1/uploads/${a}/copy`, { token: admin, body: { copyLocation: '', tableName: '', recordId: '' } });

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { AuthService } from '../../../src/auth/service.js';
 import { ACCESS_CHANNEL } from '../../../src/events/cache-notifications.js';
+import { OperationMemo } from '../../../src/events/operation-memo.js';
 import { SYSCONFIG_CHANNEL, SysConfig } from '../../../src/sysconfig/sysconfig.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { eventually } from '../../helpers/wait.js';
@@ -38,6 +39,33 @@ describe('caches emptied by change notifications', () => {
       await sysConfig.close();
       await db.query(`UPDATE ad_sysconfig SET value = '100' WHERE name = 'REST_MAX_RECORDS_SIZE' AND ad_client_id = 0`);
       await db.query('SELECT pg_notify($1, $2)', [SYSCONFIG_CHANNEL, 'REST_MAX_RECORDS_SIZE']);
+    }
+  });
+
+  it('SysConfig: reads inside a transaction use the cache, except in one that wrote AD_SysConfig', async () => {
+    const s = server.services;
+    const name = 'REST_MAX_RECORDS_SIZE';
+    await s.db.query(`UPDATE ad_sysconfig SET value = '100' WHERE name = $1 AND ad_client_id = 0`, [name]);
+    s.sysConfig.clear();
+    assert.equal(await s.sysConfig.get(name), '100');
+    // Changed behind the cache's back (no notification): a cached read still answers the old value.
+    await s.db.query(`UPDATE ad_sysconfig SET value = '77' WHERE name = $1 AND ad_client_id = 0`, [name]);
+    try {
+      await s.db.tx(async (tx) => {
+        assert.equal(await s.sysConfig.get(name, 0, 0, tx), '100', 'a transaction reads the cached value');
+        await tx.query(`UPDATE ad_sysconfig SET value = '88' WHERE name = $1 AND ad_client_id = 0`, [name]);
+        const table = s.dictionary.current.byName.get('ad_sysconfig')!;
+        await s.events.emit({
+          type: 'after-change', table, row: { name, value: '88', ad_client_id: 0, ad_org_id: 0 }, old: { name, value: '77' }, changed: new Set(['value']), tx,
+          dict: s.dictionary.current, auth: { clientId: 0, orgId: 0, userId: 100, roleId: 0 } as Parameters<typeof s.events.emit>[0]['auth'], defer: () => undefined, memo: new OperationMemo(),
+        });
+        assert.equal(await s.sysConfig.get(name, 0, 0, tx), '88', 'the writing transaction reads its own row');
+        throw new Error('roll back');
+      }).catch((e: Error) => assert.equal(e.message, 'roll back'));
+      assert.equal(await s.sysConfig.get(name), '77', 'what the rolled-back transaction read was not kept');
+    } finally {
+      await s.db.query(`UPDATE ad_sysconfig SET value = '100' WHERE name = $1 AND ad_client_id = 0`, [name]);
+      s.sysConfig.clear();
     }
   });
 

@@ -30,8 +30,8 @@ describe('log files of a node', () => {
     const list = await server.request('GET', `/api/v1/nodes/${node}/logs`, { token: system });
     assert.equal(list.status, 200, list.text);
     const current = server.services.logFiles!.currentFileName();
-    assert.deepEqual(list.body.logs.map((l: { fileName: string }) => l.fileName), [current]);
-    assert.ok(list.body.logs[0].fileSize > 0, 'the start was logged');
+    assert.deepEqual(list.body.map((l: { fileName: string }) => l.fileName), [current]);
+    assert.ok(list.body[0].fileSize > 0, 'the start was logged');
     const detail = await server.request('GET', `/api/v1/nodes/${node}`, { token: system });
     assert.equal(detail.body.currentLogFile, current);
     const text = await server.request('GET', `/api/v1/nodes/${node}/logs/file`, { token: system });
@@ -46,6 +46,13 @@ describe('log files of a node', () => {
     const bytes = await server.request('GET', `/api/v1/nodes/${node}/logs/file`, { token: system, headers: { accept: 'application/octet-stream' } });
     assert.equal(bytes.headers.get('content-type'), 'application/octet-stream');
     assert.match(bytes.headers.get('content-disposition')!, new RegExp(current));
+    // The upstream OpenAPI form: the file named in the path.
+    const byPath = await server.request('GET', `/api/v1/nodes/${node}/logs/${current}`, { token: system });
+    assert.equal(byPath.status, 200, byPath.text);
+    assert.match(byPath.text, /"msg":"/);
+    const b64 = await server.request('GET', `/api/v1/nodes/${node}/logs/${current}?json=true`, { token: system });
+    assert.match(Buffer.from(b64.body.data as string, 'base64').toString(), /"msg":"/);
+    assert.equal((await server.request('GET', `/api/v1/nodes/${node}/logs/no-such.log`, { token: system })).status, 404);
   });
 
   it('changes the level live: debug lines appear after the change and stop after the next', async () => {
@@ -94,7 +101,7 @@ describe('log files of a node', () => {
     assert.equal(r.body.title, 'Invalid Node Id');
     const { admin, user, ws } = await demoRoleTokens(server);
     for (const token of [admin, user, ws]) {
-      for (const [method, p] of [['GET', `/api/v1/nodes/${node}/logs`], ['GET', `/api/v1/nodes/${node}/logs/file`], ['DELETE', `/api/v1/nodes/${node}/logs`], ['POST', `/api/v1/nodes/${node}/logs/rotate`], ['PUT', `/api/v1/nodes/${node}/logs/level/trace`], ['GET', '/api/v1/files?fileName=x.log']] as const) {
+      for (const [method, p] of [['GET', `/api/v1/nodes/${node}/logs`], ['GET', `/api/v1/nodes/${node}/logs/file`], ['GET', `/api/v1/nodes/${node}/logs/x.log`], ['DELETE', `/api/v1/nodes/${node}/logs`], ['POST', `/api/v1/nodes/${node}/logs/rotate`], ['PUT', `/api/v1/nodes/${node}/logs/level/trace`], ['GET', '/api/v1/files?fileName=x.log']] as const) {
         const x = await server.request(method, p, { token });
         assert.equal(x.status, 403, `${method} ${p}: ${x.text}`);
       }

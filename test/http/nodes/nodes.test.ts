@@ -1,5 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
 import { systemLogin } from '../../helpers/login.js';
 import { demoRoleTokens } from '../../helpers/demo-roles.js';
@@ -35,7 +37,7 @@ describe('nodes of the cluster', () => {
     assert.equal(list.status, 200, list.text);
     const self = server.services.nodes.id;
     const port = Number(new URL(server.url).port);
-    assert.deepEqual(list.body.nodes.find((n: { id: string }) => n.id === self), { id: self, hostName: server.services.nodes.self.hostName, port });
+    assert.deepEqual(list.body.find((n: { id: string }) => n.id === self), { id: self, hostName: server.services.nodes.self.hostName, port });
     const d = await server.request('GET', `/api/v1/nodes/${self}`, { token: system });
     assert.equal(d.status, 200, d.text);
     for (const f of DETAIL_FIELDS) assert.ok(f in d.body, `detail has ${f}`);
@@ -76,7 +78,7 @@ describe('nodes of the cluster', () => {
   it('three instances see each other; one killed with SIGKILL leaves within the window (PostgreSQL)', { skip: serverUrl ? false : 'needs PostgreSQL: PGlite serves one process' }, async () => {
     second = await startSecondInstance(server, TIMING);
     third = await startInstanceProcess(server, TIMING);
-    const ids = async () => ((await server.request('GET', '/api/v1/nodes', { token: system })).body.nodes as { id: string }[]).map((n) => n.id);
+    const ids = async () => ((await server.request('GET', '/api/v1/nodes', { token: system })).body as { id: string }[]).map((n) => n.id);
     let seen = await ids();
     assert.equal(seen.length, 3, JSON.stringify(seen));
     assert.ok(seen.includes(second.services.nodes.id));
@@ -86,8 +88,26 @@ describe('nodes of the cluster', () => {
     assert.equal(remote.status, 200, remote.text);
     assert.equal(remote.body.id, thirdId);
     assert.match(remote.body.runtime, new RegExp(`^${third.child.pid}@`));
+    // Its logs too: the files and a file's lines come from that node, through this one.
+    const logs = await server.request('GET', `/api/v1/nodes/${thirdId}/logs`, { token: system });
+    assert.equal(logs.status, 200, logs.text);
+    const thirdFile = (logs.body as { fileName: string }[]).find((f) => f.fileName.includes(`-${third!.child.pid}-`));
+    assert.ok(thirdFile, `the third node lists its own file: ${logs.text}`);
+    const lines = await server.request('GET', `/api/v1/nodes/${thirdId}/logs/file?fileName=${thirdFile.fileName}&asJson=true`, { token: system });
+    assert.equal(lines.status, 200, lines.text);
+    assert.ok(lines.body.entries.some((e: { url?: string }) => e.url === third!.url), `lines written by the third node: ${lines.text.slice(0, 500)}`);
     third.child.kill('SIGKILL');
     const killedAt = Date.now();
+    // Until its heartbeat is late it is still listed, and a request for it is refused clearly.
+    const down = await server.request('GET', `/api/v1/nodes/${thirdId}/logs`, { token: system });
+    assert.equal(down.status, 503, down.text);
+    assert.equal(down.body.title, 'Node unavailable');
+    assert.match(down.body.detail, new RegExp(`Node ${thirdId} .* does not answer`));
+    // The requests forwarded to it carried the caller's token: no file of the log folder holds it.
+    const logDir = path.join(server.services.config.dataDir, 'logs');
+    const written = fs.readdirSync(logDir).map((f) => fs.readFileSync(path.join(logDir, f), 'utf8')).join('\n');
+    assert.ok(written.includes(thirdId) || written.includes(third.url), 'the third node wrote to the folder');
+    assert.ok(!written.includes(system), 'no token in the log folder');
     while ((await ids()).includes(thirdId)) {
       assert.ok(Date.now() - killedAt < 1200 + 1500, 'the killed node left within the window');
       await sleep(50);

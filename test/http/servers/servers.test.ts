@@ -29,11 +29,8 @@ describe('server instances', () => {
     const node = server.services.nodes.id;
     const port = Number(new URL(server.url).port);
     assert.deepEqual(
-      r.body.servers.map((x: Record<string, unknown>) => [x.id, x.nodeId, x.port, x.started]),
-      [
-        [`job-worker@${node}`, node, port, true],
-        [runner, node, port, true],
-      ],
+      r.body.map((x: Record<string, unknown>) => [x.id, x.nodeId, x.port, x.started]).sort(),
+      ['job-worker', 'scheduler-runner', 'session-cleaner', 'upload-cleaner', 'webhook-dispatcher'].map((key) => [`${key}@${node}`, node, port, true]),
     );
     const d = await server.request('GET', `/api/v1/servers/${runner}`, { token: system });
     assert.equal(d.status, 200, d.text);
@@ -56,8 +53,8 @@ describe('server instances', () => {
     assert.notEqual(run.body.lastRun, '');
     const logs = await server.request('GET', `/api/v1/servers/${runner}/logs`, { token: system });
     assert.equal(logs.status, 200, logs.text);
-    assert.deepEqual(logs.body.logs.map((l: { summary: string }) => l.summary).slice(0, 2), ['started by user 100', 'stopped by user 100']);
-    assert.deepEqual(Object.keys(logs.body.logs[0]), ['created', 'summary', 'reference', 'error']);
+    assert.deepEqual(logs.body.map((l: { summary: string }) => l.summary).slice(0, 2), ['started by user 100', 'stopped by user 100']);
+    assert.deepEqual(Object.keys(logs.body[0]), ['created', 'summary', 'reference', 'error']);
     const worker = `job-worker@${server.services.nodes.id}`;
     const wOff = await server.request('POST', `/api/v1/servers/${worker}/state`, { token: system });
     assert.equal(wOff.body.started, false);
@@ -67,7 +64,34 @@ describe('server instances', () => {
     assert.equal(server.services.queue.running, true);
     const reload = await server.request('POST', '/api/v1/servers/reload', { token: system });
     assert.equal(reload.status, 200, reload.text);
-    assert.equal(reload.body.servers.length, 2);
+    assert.equal(reload.body.length, 5);
+  });
+
+  it('makes the session cleaner, webhook dispatcher and upload cleaner servers with state, run now, logs and reload', async () => {
+    const node = server.services.nodes.id;
+    for (const [key, name] of [['session-cleaner', 'Session cleaner'], ['webhook-dispatcher', 'Webhook dispatcher'], ['upload-cleaner', 'Upload cleaner']] as const) {
+      const id = `${key}@${node}`;
+      const d = await server.request('GET', `/api/v1/servers/${id}`, { token: system });
+      assert.equal(d.status, 200, d.text);
+      assert.deepEqual(Object.keys(d.body), DETAIL);
+      assert.equal(d.body.name, name);
+      assert.equal(d.body.started, true);
+      assert.notEqual(d.body.nextRun, '', `${key} says when it runs next`);
+      const off = await server.request('POST', `/api/v1/servers/${id}/state`, { token: system });
+      assert.equal(off.body.started, false, off.text);
+      assert.equal(off.body.nextRun, '');
+      assert.match(off.body.info, /stopped/);
+      const run = await server.request('POST', `/api/v1/servers/${id}/run`, { token: system });
+      assert.equal(run.status, 200, run.text);
+      assert.notEqual(run.body.lastRun, '', `${key} ran on request while stopped`);
+      assert.match(run.body.statistics, /passes: 1, failed: 0/);
+    }
+    // Reload starts every stopped server again.
+    const reload = await server.request('POST', '/api/v1/servers/reload', { token: system });
+    assert.equal(reload.status, 200, reload.text);
+    assert.ok(reload.body.every((x: { started: boolean }) => x.started), reload.text);
+    const logs = await server.request('GET', `/api/v1/servers/upload-cleaner@${node}/logs`, { token: system });
+    assert.deepEqual(logs.body.map((l: { summary: string }) => l.summary), ['started by reload of user 100', 'stopped by user 100']);
   });
 
   it('answers 404 Invalid server Id for unknown servers and nodes', async () => {
@@ -94,7 +118,7 @@ describe('server instances', () => {
   it('lists the servers of every node and forwards to the node a server id names (PostgreSQL)', { skip: serverUrl ? false : 'needs PostgreSQL: PGlite serves one process' }, async () => {
     second = await startSecondInstance(server);
     const r = await server.request('GET', '/api/v1/servers', { token: system });
-    assert.equal(r.body.servers.length, 4, r.text);
+    assert.equal(r.body.length, 10, r.text);
     const other = `scheduler-runner@${second.services.nodes.id}`;
     const off = await server.request('POST', `/api/v1/servers/${other}/state`, { token: system });
     assert.equal(off.status, 200, off.text);

@@ -19,7 +19,8 @@ describe('tasks', () => {
   };
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-task-logs-'));
-    server = await startTestServer({ DICTUM_TASK_TIMEOUT_MS: '700', DICTUM_LOG_DIR: dir, LOG_LEVEL: 'info' });
+    // The time limit leaves a started program room on a busy machine; the sleeper outlasts it.
+    server = await startTestServer({ DICTUM_TASK_TIMEOUT_MS: '4000', DICTUM_LOG_DIR: dir, LOG_LEVEL: 'info' });
     system = await systemLogin(server);
   });
   after(async () => {
@@ -56,10 +57,10 @@ describe('tasks', () => {
     const inj = await server.request('POST', '/api/v1/tasks/echo-injection', { token: system });
     assert.equal(inj.body.output.trim(), `hi; touch ${marker}`);
     assert.equal(fs.existsSync(marker), false);
-    await createTask('Sleeper', `${process.execPath} -e "setTimeout(() => {}, 10000)"`);
+    await createTask('Sleeper', `${process.execPath} -e "setTimeout(() => {}, 60000)"`);
     const slow = await server.request('POST', '/api/v1/tasks/sleeper', { token: system });
     assert.equal(slow.body.isError, true);
-    assert.match(slow.body.summary, /Stopped after 700 ms/);
+    assert.match(slow.body.summary, /Stopped after 4000 ms/);
     await createTask('Missing Program', 'no-such-program-xyz --flag');
     const missing = await server.request('POST', '/api/v1/tasks/missing-program', { token: system });
     assert.equal(missing.body.isError, true);

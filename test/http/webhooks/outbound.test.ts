@@ -6,7 +6,10 @@ import { login, systemLogin } from '../../helpers/login.js';
 import { serverUrl } from '../../helpers/database.js';
 import { sleep } from '../../helpers/wait.js';
 import { insertRow } from '../../../src/auth/util.js';
-import { DELIVERY_KIND } from '../../../src/webhooks/outbox.js';
+import { tsMillis } from '../../../src/auth/util.js';
+import { ManualClock, systemClock } from '../../../src/queue/clock.js';
+import { WEBHOOK_RETRY_DELAYS_MS } from '../../../src/queue/retry.js';
+import { claimDue, IN_PROGRESS_RECOVERY_MS } from '../../../src/webhooks/delivery-store.js';
 import { webhookDispatcher } from '../../../src/webhooks/register.js';
 import type { RunningServer } from '../../../src/server.js';
 import { Receiver } from './receiver.js';
@@ -290,7 +293,8 @@ describe('outbound webhooks', () => {
     assert.ok(ep.lastfailureat);
     receiver.responseBody = 'ok';
     // Bring the retry forward instead of waiting for it.
-    await q(`UPDATE dictum.queue_item SET run_at = now() - interval '1 second' WHERE kind = $1 AND state = 'pending' AND (payload->>'logId')::bigint = $2`, [DELIVERY_KIND, d.rest_webhook_out_log_id]);
+    await q(`UPDATE rest_webhook_out_log SET nextretryat = $2 WHERE rest_webhook_out_log_id = $1`, [d.rest_webhook_out_log_id, new Date(Date.now() - 1000).toISOString()]);
+    webhookDispatcher(server.services)!.wake();
     const ok = await settled(d.rest_webhook_out_log_id, ['S']);
     assert.equal(Number(ok.attempts), 2);
     assert.equal(receiver.received.length, 2);
@@ -360,35 +364,122 @@ describe('outbound webhooks', () => {
     }
   });
 
-  it('recovers a delivery whose worker died mid-flight: by lease expiry, and by the retry processor after 5 minutes', async () => {
+  it('recovers a delivery whose worker died mid-flight: claimed again after 5 minutes, and by the retry processor', async () => {
     receiver.received.length = 0;
     const id = await endpoint({ Name: 'Recovering' });
     await subscribe(id, 'TAN');
-    await server.services.queue.stop(0);
+    const dispatcher = webhookDispatcher(server.services)!;
+    await dispatcher.stop(0);
+    const clock = new ManualClock(Date.now());
     try {
       await newPartner('Crash 1');
       const d = await lastDelivery(id);
-      // A worker claims the item and marks the delivery In Progress, then dies.
-      const [item] = await server.services.queue.claim(DELIVERY_KIND, 1);
-      assert.ok(item);
-      await q(`UPDATE rest_webhook_out_log SET deliverystatus = 'I', lockedat = now() AT TIME ZONE 'UTC', attempts = 1 WHERE rest_webhook_out_log_id = $1`, [d.rest_webhook_out_log_id]);
-      await q(`UPDATE dictum.queue_item SET lease_until = now() - interval '1 second' WHERE id = $1`, [item.id]);
-      await server.services.queue.drain();
-      const s = await settled(d.rest_webhook_out_log_id, ['S']);
+      // A worker claims the delivery (P → I) and dies before it sends or records anything.
+      const [claimed] = await claimDue(server.services.db, clock.now(), 1);
+      assert.equal(claimed?.id, Number(d.rest_webhook_out_log_id));
+      assert.equal((await delivery(claimed!.id)).deliverystatus, 'I');
+      dispatcher.useClock(clock);
+      await dispatcher.start();
+      clock.advance(IN_PROGRESS_RECOVERY_MS - 1000);
+      dispatcher.wake();
+      await sleep(300);
+      assert.equal(receiver.received.length, 0, 'a fresh In Progress claim is left to its worker');
+      assert.equal((await delivery(claimed!.id)).deliverystatus, 'I');
+      clock.advance(2000);
+      dispatcher.wake();
+      const s = await settled(claimed!.id, ['S']);
       assert.equal(Number(s.attempts), 2);
       assert.equal(receiver.received.length, 1);
-      // Stalled for 6 minutes without any queue item: the processor puts it back and queues it.
+      // Stalled past 5 minutes while no dispatcher runs: the retry processor puts it back to Pending.
+      await dispatcher.stop(0);
       await newPartner('Crash 2');
-      const d2 = await lastDelivery(id);
-      await q(`DELETE FROM dictum.queue_item WHERE kind = $1 AND (payload->>'logId')::bigint = $2`, [DELIVERY_KIND, d2.rest_webhook_out_log_id]);
-      await q(`UPDATE rest_webhook_out_log SET deliverystatus = 'I', lockedat = (now() AT TIME ZONE 'UTC') - interval '6 minutes', attempts = 1 WHERE rest_webhook_out_log_id = $1`, [d2.rest_webhook_out_log_id]);
-      const r = await webhookDispatcher(server.services)!.process();
+      const [second] = await claimDue(server.services.db, clock.now(), 1);
+      assert.ok(second);
+      clock.advance(IN_PROGRESS_RECOVERY_MS + 1000);
+      const r = await dispatcher.process();
       assert.ok(r.recovered >= 1 && r.queued >= 1, JSON.stringify(r));
-      await server.services.queue.drain();
-      assert.equal((await settled(d2.rest_webhook_out_log_id, ['S'])).deliverystatus, 'S');
+      assert.equal((await delivery(second.id)).deliverystatus, 'P');
+      await dispatcher.start();
+      assert.equal(Number((await settled(second.id, ['S'])).attempts), 2);
       assert.equal(receiver.received.length, 2);
     } finally {
-      await server.services.queue.start();
+      dispatcher.useClock(systemClock);
+      await dispatcher.start();
+    }
+  });
+
+  it('hands unfinished deliveries back as Pending when the instance stops past its grace period', async () => {
+    receiver.received.length = 0;
+    const id = await endpoint({ Name: 'Hanging' });
+    await subscribe(id, 'TAN');
+    const dispatcher = webhookDispatcher(server.services)!;
+    receiver.hold = true;
+    try {
+      await newPartner('Hung');
+      const d = await lastDelivery(id);
+      await received(1);
+      assert.equal((await delivery(d.rest_webhook_out_log_id)).deliverystatus, 'I');
+      await dispatcher.stop(100);
+      const back = await delivery(d.rest_webhook_out_log_id);
+      assert.equal(back.deliverystatus, 'P', 'handed back, not left In Progress for 5 minutes');
+      assert.equal(Number(back.attempts), 1, 'the attempt that was sent counts');
+    } finally {
+      receiver.hold = false;
+      await dispatcher.start();
+    }
+    const s = await settled((await lastDelivery(id)).rest_webhook_out_log_id, ['S']);
+    assert.equal(Number(s.attempts), 2);
+  });
+
+  it('follows the retry schedule by the clock: immediate, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (±15%), then abandons', async () => {
+    await setConfig('REST_WEBHOOK_MAX_RETRIES', '10');
+    receiver.received.length = 0;
+    const id = await endpoint({ Name: 'Failing', MaxConsecutiveFailures: 0 });
+    await subscribe(id, 'TAN');
+    const dispatcher = webhookDispatcher(server.services)!;
+    const clock = new ManualClock(Date.now());
+    dispatcher.useClock(clock);
+    receiver.statuses.push(...Array<number>(10).fill(503));
+    try {
+      await newPartner('Never accepted');
+      const logId = (await lastDelivery(id)).rest_webhook_out_log_id;
+      const attemptsOf = async (n: number) => {
+        for (let i = 0; i < 300; i++) {
+          const d = await delivery(logId);
+          if (Number(d.attempts) >= n && d.deliverystatus !== 'I') return d;
+          await sleep(20);
+        }
+        assert.fail(`attempt ${n} was not recorded: ${JSON.stringify(await delivery(logId))}`);
+      };
+      // The first attempt is immediate: the clock has not moved.
+      let d = await attemptsOf(1);
+      for (let attempt = 1; attempt < 10; attempt++) {
+        assert.equal(d.deliverystatus, 'P', `after attempt ${attempt}`);
+        assert.equal(Number(d.httpstatus), 503);
+        const delay = tsMillis(d.nextretryat)! - clock.now().getTime();
+        const base = WEBHOOK_RETRY_DELAYS_MS[attempt - 1]!;
+        assert.ok(delay >= base * 0.85 - 1 && delay <= base * 1.15 + 1, `attempt ${attempt}: next after ${delay} ms, schedule ${base} ms ±15%`);
+        // Not before it is due, sent once it is.
+        clock.advance(delay - 1000);
+        dispatcher.wake();
+        await sleep(100);
+        assert.equal(receiver.received.length, attempt, `attempt ${attempt + 1} waits for its time`);
+        clock.advance(1000);
+        dispatcher.wake();
+        d = await attemptsOf(attempt + 1);
+      }
+      assert.equal(d.deliverystatus, 'A', 'abandoned at REST_WEBHOOK_MAX_RETRIES');
+      assert.equal(Number(d.attempts), 10);
+      assert.equal(d.nextretryat, null);
+      assert.equal(receiver.received.length, 10);
+      assert.equal(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size, 1, 'every attempt sends the same message');
+      clock.advance(48 * 3600_000);
+      dispatcher.wake();
+      await sleep(200);
+      assert.equal(receiver.received.length, 10, 'nothing after abandonment');
+    } finally {
+      dispatcher.useClock(systemClock);
+      receiver.statuses.length = 0;
     }
   });
 
@@ -445,9 +536,17 @@ describe('outbound webhooks', () => {
       await sleep(100);
       for (let i = 0; i < 40; i++) await newPartner(`Shared ${i}`);
       for (const d of await deliveriesOf(id)) await settled(d.rest_webhook_out_log_id, ['S']);
+      // A backlog released at once: both instances are woken by the same commit and claim side by side.
+      await q(`UPDATE rest_webhook_out SET ispaused = 'Y' WHERE rest_webhook_out_id = $1`, [id]);
+      for (let i = 0; i < 300; i++) await newPartner(`Backlog ${i}`);
+      const put = await server.request('PUT', `/api/v1/models/REST_Webhook_Out/${id}`, { token: admin, body: { IsPaused: false } });
+      assert.equal(put.status, 200, put.text);
+      for (const d of await deliveriesOf(id)) await settled(d.rest_webhook_out_log_id, ['S']);
       const ids = receiver.received.map((r) => String(r.headers['webhook-id']));
-      assert.equal(ids.length, 40);
-      assert.equal(new Set(ids).size, 40);
+      assert.equal(ids.length, 340);
+      assert.equal(new Set(ids).size, 340);
+      const attempts = (await deliveriesOf(id)).map((d: any) => Number(d.attempts));
+      assert.deepEqual([...new Set(attempts)], [1], 'each delivery was claimed once');
     } finally {
       await second?.close();
     }

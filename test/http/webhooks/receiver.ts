@@ -12,6 +12,8 @@ export class Receiver {
   readonly received: Received[] = [];
   readonly statuses: number[] = [];
   responseBody = 'ok';
+  /** While set, requests arrive and are recorded but never answered (a receiver that hangs). */
+  hold = false;
   #server: http.Server;
   url = '';
 
@@ -21,6 +23,7 @@ export class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         this.received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        if (this.hold) return;
         const status = this.statuses.shift() ?? 200;
         res.writeHead(status, status >= 300 && status < 400 ? { location: 'http://127.0.0.1:1/' } : {});
         res.end(this.responseBody);

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { AuthContext } from '../auth/context.js';
+import { createWriteContext } from '../records/write/write-context.js';
+import type { Services } from '../services.js';
+import { answerActivity, listActivities, userOfPath, type Answer } from './activities.js';
+import { bodyObject, messageOf } from './workflow-rules.js';
+
+type Kind = Answer['kind'];
+const KINDS: readonly Kind[] = ['approve', 'reject', 'forward', 'acknowledge', 'setuserchoice'];
+
+function answerOf(kind: Kind, body: unknown): Answer {
+  const message = messageOf(body);
+  const b = bodyObject(body);
+  if (kind === 'forward') return { kind, userTo: b.userTo, message };
+  if (kind === 'setuserchoice') return { kind, value: b.value, message };
+  return { kind, message };
+}
+
+/**
+ * /api/v1/workflow: the suspended nodes (activities) of the current or a given user, and the
+ * answers to them. Each answer is one transaction: the activity, the document and the workflow's
+ * next nodes change together or not at all.
+ */
+export async function workflowRoutes(app: FastifyInstance, s: Services): Promise<void> {
+  const list = async (auth: AuthContext, userId: number) => {
+    const nodes = await s.db.connection((q) => listActivities(q, s.dictionary.current, auth, userId));
+    return { 'row-count': nodes.length, nodes };
+  };
+
+  app.get('/api/v1/workflow', async (req) => list(req.auth!, req.auth!.userId));
+
+  app.get<{ Params: { userid: string } }>('/api/v1/workflow/:userid', async (req) => {
+    const auth = req.auth!;
+    const userId = await s.db.connection((q) => userOfPath(q, auth, req.params.userid));
+    return list(auth, userId);
+  });
+
+  for (const kind of KINDS) {
+    app.put<{ Params: { nodeid: string }; Body: unknown }>(`/api/v1/workflow/${kind}/:nodeid`, async (req) => {
+      const auth = req.auth!;
+      const history = await s.db.tx((tx) => answerActivity(createWriteContext(s.dictionary.current, auth, tx, s.events), req.params.nodeid, answerOf(kind, req.body)));
+      return history ? { msg: 'Updated', 'history-records': history } : { msg: 'Updated' };
+    });
+  }
+}
