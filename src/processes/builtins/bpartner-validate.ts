@@ -34,7 +34,7 @@ export function creditStatus(current: string | null, limit: number, used: number
 export async function validateBPartners(c: ProcessCall): Promise<ProcessOutcome> {
   const dict = c.s.dictionary.current;
   const bpTable = dict.byName.get('c_bpartner')!;
-  const partner = c.record?.table === bpTable ? c.record.id : c.param('C_BPartner_ID')?.value;
+  const partner = c.record?.table.id === bpTable.id ? c.record.id : c.param('C_BPartner_ID')?.value;
   const group = c.param('C_BP_Group_ID')?.value;
   if (typeof partner !== 'number' && typeof group !== 'number') throw badRequest('Invalid parameter', 'A business partner or a business partner group is needed');
   const sql = new SqlBuilder();
