@@ -1,3 +1,4 @@
+import { claimsOfUser } from '../auth/run-as.js';
 import type { AccessClaims } from '../auth/service.js';
 import type { Tx } from '../db/types.js';
 import { processById } from '../processes/process-definition.js';
@@ -154,18 +155,12 @@ export class SchedulerRunner {
 }
 
 /**
- * A scheduled run acts as the scheduler's supervisor in the scheduler's client, with the first
- * active role the supervisor has there (role 0 in the System client). A tenant's scheduler whose
- * supervisor has no role in that client does not run: falling back to role 0 there would give the
- * run the System role's rights inside a tenant.
+ * A scheduled run acts as the scheduler's supervisor in the scheduler's client (see claimsOfUser:
+ * the supervisor's first active role there). A tenant's scheduler whose supervisor has no role in
+ * that client does not run.
  */
 async function schedulerClaims(s: Services, sc: ManagedScheduler): Promise<AccessClaims> {
-  const { rows } = await s.db.query<{ ad_role_id: number }>(
-    `SELECT ur.ad_role_id FROM ad_user_roles ur JOIN ad_role r ON r.ad_role_id = ur.ad_role_id
-      WHERE ur.ad_user_id = $1 AND r.ad_client_id = $2 AND ur.isactive = 'Y' AND r.isactive = 'Y' ORDER BY ur.ad_role_id LIMIT 1`,
-    [sc.supervisorId, sc.clientId],
-  );
-  if (!rows[0] && sc.clientId !== 0) throw new Error(`the supervisor (user ${sc.supervisorId}) has no active role in client ${sc.clientId}`);
-  const role = rows[0] ? Number(rows[0].ad_role_id) : 0;
-  return { AD_Client_ID: sc.clientId, AD_User_ID: sc.supervisorId, AD_Role_ID: role, AD_Org_ID: sc.orgId, AD_Language: 'en_US', AD_Session_ID: 0 };
+  const claims = await claimsOfUser(s.db, sc.supervisorId, sc.clientId, sc.orgId);
+  if (!claims) throw new Error(`the supervisor (user ${sc.supervisorId}) has no active role in client ${sc.clientId}`);
+  return claims;
 }

@@ -8,8 +8,8 @@ import type { Row } from '../events/model-events.js';
 import { updateRecord } from '../records/write/persist.js';
 import type { WriteContext } from '../records/write/write-context.js';
 import { approversOf, workflowById } from './workflow-definitions.js';
-import { approvalAmount, approveDocument, rejectDocument, reloadRow, setProcessState, walk, type WorkflowRun } from './workflow-engine.js';
-import { approverFor, checkChoice, chooseTransition, nodeKind, type NodeKind, type WfState } from './workflow-rules.js';
+import { approvalAmount, approveDocument, continueAfter, finishActivity, rejectDocument, runOfActivity, setProcessState, withMessage } from './workflow-engine.js';
+import { ACTION, approverFor, checkChoice, nodeKind, type NodeKind, type WfState } from './workflow-rules.js';
 
 /**
  * Whether an activity is the user's, as the original decides: its user; an invoker responsible
@@ -80,7 +80,10 @@ function visibleToCaller(dict: Dictionary, auth: AuthContext, userId: number, r:
   return !!table && tableReadable(auth, table) && (auth.orgIds === null || auth.orgIds.includes(Number(r.ad_org_id)));
 }
 
-/** The suspended, unprocessed activities of a user in the caller's client, as the spec's workflow nodes. */
+/**
+ * The suspended, unprocessed activities of a user in the caller's client, as the spec's workflow
+ * nodes. Waits are left out: they have no user and nobody answers them.
+ */
 export async function listActivities(q: Queryable, dict: Dictionary, auth: AuthContext, userId: number): Promise<Record<string, unknown>[]> {
   let { rows } = await q.query<Row>(
     `SELECT a.ad_wf_activity_id, a.ad_wf_activity_uu, a.ad_org_id, a.ad_wf_process_id, a.ad_table_id, a.record_id, a.priority, a.created,
@@ -89,7 +92,7 @@ export async function listActivities(q: Queryable, dict: Dictionary, auth: AuthC
        JOIN ad_wf_node n ON n.ad_wf_node_id = a.ad_wf_node_id
        LEFT JOIN ad_column c ON c.ad_column_id = n.ad_column_id
        LEFT JOIN ad_table t ON t.ad_table_id = a.ad_table_id
-      WHERE a.processed = 'N' AND a.wfstate = 'OS' AND a.isactive = 'Y' AND a.ad_client_id = $2 AND ${IS_USERS}
+      WHERE a.processed = 'N' AND a.wfstate = 'OS' AND a.isactive = 'Y' AND a.ad_client_id = $2 AND n.action <> 'Z' AND ${IS_USERS}
       ORDER BY a.priority DESC, a.created, a.ad_wf_activity_id`,
     [userId, auth.clientId],
   );
@@ -139,14 +142,9 @@ export type Answer =
 const ANSWERS_FOR: Record<Answer['kind'], NodeKind> = { approve: 'approval', reject: 'approval', forward: 'approval', acknowledge: 'notification', setuserchoice: 'choice' };
 const KIND_NAMES: Record<NodeKind, string> = { approval: 'an approval node', choice: 'a user choice node', notification: 'a notification node', other: 'a node without user action' };
 
-const withMessage = (old: unknown, line: string | null): string | null => {
-  if (!line) return old ? String(old) : null;
-  return old ? `${String(old)}\n${line}` : line;
-};
-
 /**
  * Answers one suspended activity for the caller, in the caller's transaction: checks that it is
- * suspended and unprocessed, the caller's, and of the kind the answer is for; then approves,
+ * suspended and unprocessed, not a wait, the caller's, and of the kind the answer is for; then approves,
  * rejects, forwards, acknowledges or sets the choice, and walks the workflow on when the node is
  * done. Returns the process's history.
  */
@@ -160,45 +158,27 @@ export async function answerActivity(wc: WriteContext, idText: string, answer: A
   if (a.processed === 'Y' || a.wfstate !== 'OS') {
     throw conflict('Activity not suspended', `Workflow activity ${idText} is ${STATE_NAMES[String(a.wfstate)] ?? String(a.wfstate)} and processed: it takes no more answers`);
   }
-  const mine = await tx.query(`SELECT 1 FROM ad_wf_activity a WHERE a.ad_wf_activity_id = $2 AND ${IS_USERS}`, [auth.userId, idText]);
-  if (!mine.rows.length) throw forbidden('Not your workflow activity', `Workflow activity ${idText} waits for another user`);
   const graph = await workflowById(tx, Number(a.ad_workflow_id));
   const node = graph?.nodes.get(Number(a.ad_wf_node_id));
   if (!graph || !node) throw conflict('Workflow error', `The node of workflow activity ${idText} is no longer active`);
+  if (node.action === ACTION.wait) {
+    const until = a.endwaittime ? ` until ${String(a.endwaittime).slice(0, 19)} UTC` : '';
+    throw badRequest('Not a user node', `Workflow activity ${idText} is a wait node (${node.name}): it waits${until} and the Workflow Processor continues it; it takes no answers`);
+  }
+  const mine = await tx.query(`SELECT 1 FROM ad_wf_activity a WHERE a.ad_wf_activity_id = $2 AND ${IS_USERS}`, [auth.userId, idText]);
+  if (!mine.rows.length) throw forbidden('Not your workflow activity', `Workflow activity ${idText} waits for another user`);
   const kind = nodeKind(node);
   if (ANSWERS_FOR[answer.kind] !== kind) {
     throw badRequest(`Not ${KIND_NAMES[ANSWERS_FOR[answer.kind]].replace(/^an? /, '')}`, `Workflow activity ${idText} is ${KIND_NAMES[kind]} (${node.name}); ${answer.kind} is for ${KIND_NAMES[ANSWERS_FOR[answer.kind]]} only`);
   }
-  const table = wc.dict.byId.get(Number(a.ad_table_id));
-  if (!table?.keyColumn) throw conflict('Workflow error', `Workflow activity ${idText} is on a table without a single key`);
   const proc = (await tx.query<Row>('SELECT * FROM ad_wf_process WHERE ad_wf_process_id = $1 FOR UPDATE', [a.ad_wf_process_id])).rows[0];
   if (!proc) throw conflict('Workflow error', `The process of workflow activity ${idText} does not exist`);
-  const run: WorkflowRun = {
-    wc,
-    graph,
-    table,
-    recordId: Number(a.record_id),
-    docAction: 'CO',
-    starterId: Number(proc.ad_user_id ?? auth.userId),
-    processId: Number(proc.ad_wf_process_id),
-    clientId: Number(a.ad_client_id),
-    orgId: Number(a.ad_org_id),
-  };
-  const row = await reloadRow(run);
-  const requested = String(row.docaction ?? '').trim();
-  if (requested && requested !== '--') run.docAction = requested;
+  const { run, row } = await runOfActivity(wc, graph, a, proc);
+  const table = run.table;
 
-  const close = async (state: WfState, message: string | null) =>
-    tx.query('UPDATE ad_wf_activity SET wfstate = $1, processed = $2, ad_user_id = $3, textmsg = $4, updated = now() AT TIME ZONE \'UTC\', updatedby = $3 WHERE ad_wf_activity_id = $5', [
-      state,
-      state === 'OS' ? 'N' : 'Y',
-      auth.userId,
-      withMessage(a.textmsg, message),
-      idText,
-    ]);
-  const reassign = async (userId: number, message: string) =>
-    tx.query('UPDATE ad_wf_activity SET ad_user_id = $1, textmsg = $2, updated = now() AT TIME ZONE \'UTC\', updatedby = $3 WHERE ad_wf_activity_id = $4', [userId, withMessage(a.textmsg, message), auth.userId, idText]);
-  const goOn = async () => walk(run, chooseTransition(graph, node.id, run.docAction)?.to ?? null);
+  const close = async (state: WfState, message: string | null) => finishActivity(run, a, state, message, auth.userId);
+  const reassign = async (userId: number, message: string) => finishActivity(run, a, 'OS', message, userId);
+  const goOn = async () => continueAfter(run, node.id);
 
   switch (answer.kind) {
     case 'approve': {

@@ -2,6 +2,7 @@ import { CACHE_RESET_CHANNEL, type CacheSource } from '../cache/cache-registry.j
 import { NotifiedCache } from '../cache/notified-cache.js';
 import type { Queryable } from '../db/types.js';
 import type { ModelEvents } from '../events/model-events.js';
+import type { WfCondition } from './transition-conditions.js';
 import type { Approver, WfGraph, WfNode, WfTransition } from './workflow-rules.js';
 
 /** A responsible of nodes (AD_WF_Responsible): a human (a user, or the invoker when none), a role. */
@@ -17,7 +18,7 @@ export interface Responsible {
  * memory until their tables change: a write empties them at once here, and on every instance
  * through the cache registry's reset channel when it commits.
  */
-const DEFINITION_TABLES = ['ad_workflow', 'ad_wf_node', 'ad_wf_nodenext', 'ad_wf_responsible'] as const;
+const DEFINITION_TABLES = ['ad_workflow', 'ad_wf_node', 'ad_wf_nodenext', 'ad_wf_nextcondition', 'ad_wf_responsible'] as const;
 const APPROVER_TABLES = ['ad_user', 'ad_role', 'ad_user_roles'] as const;
 const graphs = new NotifiedCache<string, WfGraph | null>(1000);
 const graphsById = new NotifiedCache<number, WfGraph | null>(1000);
@@ -73,12 +74,23 @@ export function watchWorkflowTables(events: ModelEvents): void {
 }
 
 const NODE_SQL = `SELECT n.ad_wf_node_id, n.ad_workflow_id, n.name, n.description, n.help, n.action, n.docaction, lower(c.columnname) AS columnname,
-       n.attributename, n.attributevalue, n.ad_wf_responsible_id, n.priority
+       n.attributename, n.attributevalue, n.ad_wf_responsible_id, n.priority, n.waittime
   FROM ad_wf_node n LEFT JOIN ad_column c ON c.ad_column_id = n.ad_column_id
  WHERE n.ad_workflow_id = $1 AND n.isactive = 'Y'`;
-const NEXT_SQL = `SELECT x.ad_wf_node_id, x.ad_wf_next_id, x.seqno, x.transitioncode
+/** Transitions with their conditions, one row per condition (one without any for a transition that has none). */
+const NEXT_SQL = `SELECT x.ad_wf_nodenext_id, x.ad_wf_node_id, x.ad_wf_next_id, x.seqno, x.transitioncode,
+       c.ad_wf_nextcondition_id, c.ad_client_id AS conditionclient, c.seqno AS conditionseqno, c.andor, c.operation, c.value, c.value2,
+       lower(col.columnname) AS conditioncolumn, col.ad_reference_id AS conditionreference
   FROM ad_wf_nodenext x JOIN ad_wf_node n ON n.ad_wf_node_id = x.ad_wf_node_id
- WHERE n.ad_workflow_id = $1 AND x.isactive = 'Y' ORDER BY x.seqno, x.ad_wf_nodenext_id`;
+  LEFT JOIN ad_wf_nextcondition c ON c.ad_wf_nodenext_id = x.ad_wf_nodenext_id AND c.isactive = 'Y'
+  LEFT JOIN ad_column col ON col.ad_column_id = c.ad_column_id
+ WHERE n.ad_workflow_id = $1 AND x.isactive = 'Y' ORDER BY x.seqno, x.ad_wf_nodenext_id, c.seqno, c.ad_wf_nextcondition_id`;
+
+/** Yes-No and date references: their values compare as booleans and as timestamps. */
+const conditionKind = (referenceId: unknown): WfCondition['kind'] => {
+  const ref = Number(referenceId);
+  return ref === 20 ? 'yesNo' : ref === 15 || ref === 16 ? 'date' : 'other';
+};
 
 async function loadGraph(q: Queryable, wf: Row): Promise<WfGraph> {
   const id = Number(wf.ad_workflow_id);
@@ -105,12 +117,29 @@ async function loadGraph(q: Queryable, wf: Row): Promise<WfGraph> {
       attributeValue: text(r.attributevalue),
       responsibleId: num(r.ad_wf_responsible_id),
       priority: Number(r.priority ?? 0),
+      waitTime: Number(r.waittime ?? 0),
     };
     graph.nodes.set(node.id, node);
   }
+  const transitions = new Map<number, WfTransition>();
   for (const r of next.rows) {
-    const t: WfTransition = { from: Number(r.ad_wf_node_id), to: Number(r.ad_wf_next_id), seqNo: Number(r.seqno ?? 0), code: text(r.transitioncode)?.trim().toUpperCase() ?? null };
-    graph.next.set(t.from, [...(graph.next.get(t.from) ?? []), t]);
+    let t = transitions.get(Number(r.ad_wf_nodenext_id));
+    if (!t) {
+      t = { from: Number(r.ad_wf_node_id), to: Number(r.ad_wf_next_id), seqNo: Number(r.seqno ?? 0), code: text(r.transitioncode)?.trim().toUpperCase() ?? null, conditions: [] };
+      transitions.set(Number(r.ad_wf_nodenext_id), t);
+      graph.next.set(t.from, [...(graph.next.get(t.from) ?? []), t]);
+    }
+    if (r.ad_wf_nextcondition_id === null || r.ad_wf_nextcondition_id === undefined) continue;
+    t.conditions.push({
+      seqNo: Number(r.conditionseqno ?? 0),
+      andOr: String(r.andor ?? 'O'),
+      column: text(r.conditioncolumn),
+      kind: conditionKind(r.conditionreference),
+      operation: String(r.operation ?? '').trim(),
+      value: r.value === null || r.value === undefined ? null : String(r.value),
+      value2: r.value2 === null || r.value2 === undefined ? null : String(r.value2),
+      clientId: Number(r.conditionclient ?? 0),
+    });
   }
   return graph;
 }

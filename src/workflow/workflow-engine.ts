@@ -1,16 +1,18 @@
-import { insertRow } from '../auth/util.js';
+import { insertRow, ts } from '../auth/util.js';
 import { ident } from '../db/sql.js';
 import type { Table } from '../dictionary/model.js';
 import type { DocumentActionResult } from '../documents/engine/engine.js';
 import { runDocumentAction } from '../documents/engine/engine.js';
 import { isDocStatus, type DocStatus } from '../documents/engine/doc-status.js';
 import type { DocumentContext } from '../documents/engine/document-type.js';
-import { ApiError, badRequest } from '../errors.js';
+import type { Queryable } from '../db/types.js';
+import { ApiError, badRequest, conflict } from '../errors.js';
 import type { Row } from '../events/model-events.js';
 import { updateRecord } from '../records/write/persist.js';
 import type { WriteContext } from '../records/write/write-context.js';
+import { ConditionError } from './transition-conditions.js';
 import { approversOf, documentWorkflow, responsibleById } from './workflow-definitions.js';
-import { approverFor, chooseTransition, isUserNode, nodeKind, pathOf, type WfGraph, type WfNode, type WfState } from './workflow-rules.js';
+import { ACTION, approverFor, chooseTransition, hasConditions, nodeKind, pathOf, type WfGraph, type WfNode, type WfState } from './workflow-rules.js';
 
 /** One running workflow instance on one record. */
 export interface WorkflowRun {
@@ -27,7 +29,7 @@ export interface WorkflowRun {
   orgId: number;
 }
 
-type NodeOutcome = { message: string | null } | { suspendFor: number | null; message: string };
+type NodeOutcome = { message: string | null } | { suspendFor: number | null; message: string } | { waitUntil: string; message: string };
 
 const MAX_STEPS = 100;
 
@@ -108,6 +110,11 @@ async function performNode(run: WorkflowRun, node: WfNode): Promise<NodeOutcome>
     default:
       break;
   }
+  if (node.action === ACTION.wait && node.waitTime !== 0) {
+    // A negative waiting time (the original's -1: go on after the commit) is due at once.
+    const until = ts(Date.now() + node.waitTime * 60_000);
+    return { waitUntil: until, message: `Waiting until ${until.replace('T', ' ').slice(0, 19)} UTC` };
+  }
   if (node.action === 'D') {
     const code = node.docAction && node.docAction !== '--' ? node.docAction : run.docAction;
     const done = await documentStep(run, code);
@@ -120,11 +127,11 @@ async function performNode(run: WorkflowRun, node: WfNode): Promise<NodeOutcome>
     await run.wc.deferred.flush();
     return { message: `${column.name}=${node.attributeValue ?? ''}` };
   }
-  // Wait nodes (no waiting time is kept) and actions this engine does not run complete at once.
+  // Wait nodes without a waiting time and actions this engine does not run complete at once.
   return { message: null };
 }
 
-export async function insertActivity(run: WorkflowRun, node: WfNode, state: WfState, userId: number | null, message: string | null): Promise<number> {
+export async function insertActivity(run: WorkflowRun, node: WfNode, state: WfState, userId: number | null, message: string | null, endWaitTime: string | null = null): Promise<number> {
   const closed = state === 'CC' || state === 'CA' || state === 'CT';
   return insertRow(
     run.wc.tx,
@@ -142,23 +149,102 @@ export async function insertActivity(run: WorkflowRun, node: WfNode, state: WfSt
       ad_wf_responsible_id: node.responsibleId ?? run.graph.responsibleId,
       priority: node.priority,
       textmsg: message,
+      endwaittime: endWaitTime,
     },
     { clientId: run.clientId, orgId: run.orgId, userId: run.wc.auth.userId },
   );
 }
 
 export async function setProcessState(run: WorkflowRun, state: WfState, message: string | null): Promise<void> {
+  await writeProcessState(run.wc.tx, run.processId, state, message, run.wc.auth.userId);
+}
+
+export async function writeProcessState(q: Queryable, processId: number, state: WfState, message: string | null, userId: number): Promise<void> {
   const closed = state === 'CC' || state === 'CA' || state === 'CT';
-  await run.wc.tx.query(
+  await q.query(
     `UPDATE ad_wf_process SET wfstate = $1, processed = $2, textmsg = COALESCE($3, textmsg), updated = now() AT TIME ZONE 'UTC', updatedby = $4 WHERE ad_wf_process_id = $5`,
-    [state, closed ? 'Y' : 'N', message, run.wc.auth.userId, run.processId],
+    [state, closed ? 'Y' : 'N', message, userId, processId],
   );
+}
+
+/** A message line added to an activity's text. */
+export const withMessage = (old: unknown, line: string | null): string | null => {
+  if (!line) return old ? String(old) : null;
+  return old ? `${String(old)}\n${line}` : line;
+};
+
+/**
+ * Closes a suspended activity (or reassigns it, state OS) with a message line. `answeredBy`
+ * becomes its user; null keeps it (a wait that nobody answers).
+ */
+export async function finishActivity(run: WorkflowRun, activity: Row, state: WfState, line: string | null, answeredBy: number | null): Promise<void> {
+  await run.wc.tx.query(
+    `UPDATE ad_wf_activity SET wfstate = $1, processed = $2, ad_user_id = COALESCE($3, ad_user_id), textmsg = $4, updated = now() AT TIME ZONE 'UTC', updatedby = $5
+      WHERE ad_wf_activity_id = $6`,
+    [state, state === 'OS' ? 'N' : 'Y', answeredBy, withMessage(activity.textmsg, line), run.wc.auth.userId, activity.ad_wf_activity_id],
+  );
+}
+
+/** Condition errors as the request's refusal: the original cannot evaluate them either. */
+function guarded<T>(choose: () => T): T {
+  try {
+    return choose();
+  } catch (e) {
+    if (e instanceof ConditionError) throw badRequest('Workflow error', e.message);
+    throw e;
+  }
+}
+
+/** The node the workflow goes on to after a node, for the run's action (the record is read only for conditions). */
+export async function nextNodeId(run: WorkflowRun, nodeId: number): Promise<number | null> {
+  const row = hasConditions(run.graph, nodeId) ? await reloadRow(run) : null;
+  return guarded(() => chooseTransition(run.graph, nodeId, run.docAction, row)?.to ?? null);
+}
+
+/** Walks on from a node that is done (answered, or a wait that is over). */
+export async function continueAfter(run: WorkflowRun, nodeId: number): Promise<{ state: WfState; message: string }> {
+  return walk(run, await nextNodeId(run, nodeId));
+}
+
+/**
+ * Keeps the requested action in the document's DocAction while the workflow waits, as the
+ * original does: the continuation reads it to take the same transitions.
+ */
+async function keepRequestedAction(run: WorkflowRun): Promise<void> {
+  if (!run.table.byName.has('docaction')) return;
+  const key = run.table.keyColumn!.dbName;
+  await run.wc.tx.query(`UPDATE ${ident(run.table.dbName)} SET docaction = $1 WHERE ${ident(key)} = $2 AND docaction IS DISTINCT FROM $1`, [run.docAction, run.recordId]);
+}
+
+/**
+ * The run of a suspended activity, to go on with: its process's starter, and the document action
+ * the record asks for (its DocAction; CO when it has none).
+ */
+export async function runOfActivity(wc: WriteContext, graph: WfGraph, activity: Row, process: Row): Promise<{ run: WorkflowRun; row: Row }> {
+  const table = wc.dict.byId.get(Number(activity.ad_table_id));
+  if (!table?.keyColumn) throw conflict('Workflow error', `Workflow activity ${String(activity.ad_wf_activity_id)} is on a table without a single key`);
+  const run: WorkflowRun = {
+    wc,
+    graph,
+    table,
+    recordId: Number(activity.record_id),
+    docAction: 'CO',
+    starterId: Number(process.ad_user_id ?? wc.auth.userId),
+    processId: Number(process.ad_wf_process_id),
+    clientId: Number(activity.ad_client_id),
+    orgId: Number(activity.ad_org_id),
+  };
+  const row = await reloadRow(run);
+  const requested = String(row.docaction ?? '').trim();
+  if (requested && requested !== '--') run.docAction = requested;
+  return { run, row };
 }
 
 /**
  * Walks the workflow from a node: each node runs and gets its activity row, then the transition
- * the document action selects leads on, until a user node suspends the workflow (Suspended) or no
- * transition is left (Completed). A failing node throws: the request's transaction rolls back.
+ * the document action (and the conditions) select leads on, until a user node or a timed wait
+ * suspends the workflow (Suspended) or no transition is left (Completed). A failing node throws:
+ * the request's transaction rolls back.
  */
 export async function walk(run: WorkflowRun, from: number | null): Promise<{ state: WfState; message: string }> {
   let id = from;
@@ -169,6 +255,12 @@ export async function walk(run: WorkflowRun, from: number | null): Promise<{ sta
     const node = run.graph.nodes.get(id);
     if (!node) throw badRequest('Workflow error', `Workflow ${run.graph.workflowId} leads to node ${id}, which is not an active node of it`);
     const outcome = await performNode(run, node);
+    if ('waitUntil' in outcome) {
+      await keepRequestedAction(run);
+      await insertActivity(run, node, 'OS', null, outcome.message, outcome.waitUntil);
+      await setProcessState(run, 'OS', outcome.message);
+      return { state: 'OS', message: outcome.message };
+    }
     if ('suspendFor' in outcome) {
       await insertActivity(run, node, 'OS', outcome.suspendFor, outcome.message);
       await setProcessState(run, 'OS', outcome.message);
@@ -176,7 +268,7 @@ export async function walk(run: WorkflowRun, from: number | null): Promise<{ sta
     }
     await insertActivity(run, node, 'CC', null, outcome.message);
     if (outcome.message) last = outcome.message;
-    id = chooseTransition(run.graph, node.id, run.docAction)?.to ?? null;
+    id = await nextNodeId(run, node.id);
   }
   await setProcessState(run, 'CC', last || null);
   return { state: 'CC', message: last };
@@ -215,18 +307,19 @@ export async function startWorkflow(
 }
 
 /**
- * The document engine's gate: a document action whose workflow reaches a user node runs as that
- * workflow, so that it can suspend there; every other action (no workflow, no user node on its
- * path, or an approval the caller may give) runs directly, with no workflow rows and no extra
- * statement once the definitions are cached.
+ * The document engine's gate: a document action whose workflow reaches a user node or a timed
+ * wait runs as that workflow, so that it can suspend there; so does one whose path depends on
+ * conditions that earlier nodes may change. Every other action (no workflow, nothing on its path
+ * that suspends, or an approval the caller may give) runs directly, with no workflow rows and no
+ * extra statement once the definitions are cached.
  */
 export async function documentWorkflowGate(d: DocumentContext): Promise<DocumentActionResult | null> {
   const graph = await documentWorkflow(d.wc.tx, d.wc.auth.clientId, d.table.id);
   if (!graph) return null;
-  const path = pathOf(graph, d.action);
-  const stop = path[path.length - 1];
-  if (!stop || !isUserNode(stop)) return null;
-  if (nodeKind(stop) === 'approval') {
+  const path = guarded(() => pathOf(graph, d.action, d.row));
+  const stop = path.nodes[path.nodes.length - 1];
+  if (!stop || path.stop === 'end') return null;
+  if (path.stop === 'suspend' && nodeKind(stop) === 'approval') {
     const users = await approversOf(d.wc.tx, d.wc.auth.clientId);
     const starter = d.wc.auth.userId;
     if (approverFor(users, starter, approvalAmount(d.row), documentUserId(d.row) === starter) === starter) {

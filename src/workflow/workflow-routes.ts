@@ -3,6 +3,7 @@ import type { AuthContext } from '../auth/context.js';
 import { createWriteContext } from '../records/write/write-context.js';
 import type { Services } from '../services.js';
 import { answerActivity, listActivities, userOfPath, type Answer } from './activities.js';
+import { workflowProcessor } from './workflow-processor.js';
 import { bodyObject, messageOf } from './workflow-rules.js';
 
 type Kind = Answer['kind'];
@@ -19,7 +20,7 @@ function answerOf(kind: Kind, body: unknown): Answer {
 /**
  * /api/v1/workflow: the suspended nodes (activities) of the current or a given user, and the
  * answers to them. Each answer is one transaction: the activity, the document and the workflow's
- * next nodes change together or not at all.
+ * next nodes change together or not at all. Also starts the instance's Workflow Processor.
  */
 export async function workflowRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const list = async (auth: AuthContext, userId: number) => {
@@ -42,4 +43,10 @@ export async function workflowRoutes(app: FastifyInstance, s: Services): Promise
       return history ? { msg: 'Updated', 'history-records': history } : { msg: 'Updated' };
     });
   }
+
+  // The Workflow Processor server of the instance: it continues the waits that are over.
+  const processor = workflowProcessor(s);
+  s.servers?.add(processor);
+  await processor.start();
+  app.addHook('onClose', async () => processor.stop());
 }

@@ -1,3 +1,5 @@
+import { conditionsFor, conditionsHold, type WfCondition } from './transition-conditions.js';
+
 /**
  * The pure rules of the workflow engine: which transition a node takes, whether a user may
  * approve a document amount, and which kind of answer a suspended node expects. No database.
@@ -23,6 +25,8 @@ export interface WfNode {
   attributeValue: string | null;
   responsibleId: number | null;
   priority: number;
+  /** Minutes a wait node waits (AD_WF_Node.WaitTime); 0: none. */
+  waitTime: number;
 }
 
 export interface WfTransition {
@@ -31,6 +35,8 @@ export interface WfTransition {
   seqNo: number;
   /** A document action that selects this transition (AD_WF_NodeNext.TransitionCode). */
   code: string | null;
+  /** Its conditions (AD_WF_NextCondition), by SeqNo. */
+  conditions: WfCondition[];
 }
 
 export interface WfGraph {
@@ -55,14 +61,35 @@ export function nodeKind(node: WfNode): NodeKind {
 /** Nodes that suspend the workflow until a user answers. */
 export const isUserNode = (node: WfNode): boolean => nodeKind(node) !== 'other';
 
+/** A wait node with a waiting time: it suspends until the Workflow Processor continues it. */
+export const isTimedWait = (node: WfNode): boolean => node.action === ACTION.wait && node.waitTime !== 0;
+
+/** Nodes that suspend the workflow: user nodes and timed waits. */
+export const suspends = (node: WfNode): boolean => isUserNode(node) || isTimedWait(node);
+
+/** Whether the choice out of a node depends on the document's values (a transition has conditions). */
+export const hasConditions = (graph: WfGraph, nodeId: number): boolean => (graph.next.get(nodeId) ?? []).some((t) => t.conditions.length > 0);
+
 /**
- * The transition a node takes for a requested document action (XOR split): one whose
- * TransitionCode names the action; else one leading to a document action node of that action;
- * else the default (a transition with no code that leads to no specific document action). A
- * single transition is always taken. Null: the node ends the workflow.
+ * The transition a node takes for a requested document action (XOR split). When a transition
+ * of the node has conditions for the document's client, the choice is the original's: the first
+ * transition by SeqNo that is valid — its conditions hold on the row and its TransitionCode, if
+ * any, names the action. Otherwise: one whose TransitionCode names the action; else one leading
+ * to a document action node of that action; else the default (a transition with no code that
+ * leads to no specific document action). A single transition is taken whatever its code. Null:
+ * the node ends the workflow. The row is needed only when the node has conditions.
  */
-export function chooseTransition(graph: WfGraph, fromNodeId: number, docAction: string): WfTransition | null {
+export function chooseTransition(graph: WfGraph, fromNodeId: number, docAction: string, row: Readonly<Record<string, unknown>> | null = null): WfTransition | null {
   const out = graph.next.get(fromNodeId) ?? [];
+  if (hasConditions(graph, fromNodeId)) {
+    if (!row) throw new Error(`the transitions of node ${fromNodeId} have conditions: the document row is needed`);
+    const clientId = Number(row.ad_client_id ?? 0);
+    const applying = out.map((t) => ({ t, conditions: conditionsFor(t.conditions, clientId) }));
+    if (applying.some((a) => a.conditions.length)) {
+      const valid = applying.find((a) => (out.length === 1 || !a.t.code || a.t.code === docAction) && conditionsHold(a.conditions, row));
+      return valid?.t ?? null;
+    }
+  }
   if (out.length <= 1) return out[0] ?? null;
   const target = (t: WfTransition) => graph.nodes.get(t.to);
   const specificAction = (t: WfTransition) => {
@@ -77,20 +104,32 @@ export function chooseTransition(graph: WfGraph, fromNodeId: number, docAction: 
   );
 }
 
-/** The nodes a document action walks through, from the start node, until the workflow ends or suspends. */
-export function pathOf(graph: WfGraph, docAction: string, from = graph.startNodeId): WfNode[] {
-  const path: WfNode[] = [];
+/**
+ * The nodes a document action walks through, from the start node, and why the walk stops: the
+ * workflow ends, a node suspends it, or a choice depends on conditions that a node before it may
+ * change on the document (a document action or set variable node): only running it tells.
+ */
+export interface WfPath {
+  nodes: WfNode[];
+  stop: 'end' | 'suspend' | 'unknown';
+}
+
+export function pathOf(graph: WfGraph, docAction: string, row: Readonly<Record<string, unknown>>, from = graph.startNodeId): WfPath {
+  const nodes: WfNode[] = [];
   const seen = new Set<number>();
+  let writes = false;
   let id: number | null = from;
   while (id !== null && !seen.has(id)) {
     seen.add(id);
     const node = graph.nodes.get(id);
     if (!node) break;
-    path.push(node);
-    if (isUserNode(node)) break;
-    id = chooseTransition(graph, id, docAction)?.to ?? null;
+    nodes.push(node);
+    if (suspends(node)) return { nodes, stop: 'suspend' };
+    writes ||= node.action === ACTION.documentAction || node.action === ACTION.setVariable;
+    if (writes && hasConditions(graph, id)) return { nodes, stop: 'unknown' };
+    id = chooseTransition(graph, id, docAction, row)?.to ?? null;
   }
-  return path;
+  return { nodes, stop: 'end' };
 }
 
 /** What the approval rules know of a user: the roles and the supervisor. */

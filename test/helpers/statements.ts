@@ -12,9 +12,9 @@ export interface RecordedStatement {
  */
 /**
  * Statements of the background work every instance does beside requests on the same handle (work
- * queue, webhook dispatcher, scheduler runner and firings, node heartbeat, ended-session poll): not the request's.
+ * queue, webhook dispatcher, workflow processor, scheduler runner and firings, node heartbeat, ended-session poll): not the request's.
  */
-const BACKGROUND = ['/* webhook dispatcher */', 'dictum.queue_item', 'dictum.scheduler_firing', 'dictum.node', 'FROM ad_scheduler r JOIN ad_schedule', "FROM ad_session WHERE processed = 'Y' AND updated >="];
+const BACKGROUND = ['/* webhook dispatcher */', '/* workflow processor */', 'dictum.queue_item', 'dictum.scheduler_firing', 'dictum.node', 'FROM ad_scheduler r JOIN ad_schedule', "FROM ad_session WHERE processed = 'Y' AND updated >="];
 
 export async function recordStatements<T>(db: Db, fn: () => Promise<T>): Promise<{ result: T; statements: RecordedStatement[] }> {
   const statements: RecordedStatement[] = [];

@@ -120,6 +120,21 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 12,
+    name: 'workflow transition conditions (AD_WF_NextCondition) with their And/Or and Operation lists',
+    async up(tx) {
+      await addSeedReferences(tx, [204, 205]);
+      await addSeedTables(tx, ['AD_WF_NextCondition']);
+    },
+  },
+  {
+    version: 13,
+    name: 'an index of the workflow waits the Workflow Processor looks for (suspended activities with an end of wait)',
+    async up(tx) {
+      await tx.query(`CREATE INDEX IF NOT EXISTS ad_wf_activity_wait_idx ON ad_wf_activity (endwaittime) WHERE processed = 'N' AND wfstate = 'OS' AND endwaittime IS NOT NULL`);
+    },
+  },
+  {
     version: 15,
     name: 'webhook deliveries claimed from their log: an index of the unfinished ones, and no queue items of them',
     async up(tx) {

@@ -30,7 +30,7 @@ describe('server instances', () => {
     const port = Number(new URL(server.url).port);
     assert.deepEqual(
       r.body.map((x: Record<string, unknown>) => [x.id, x.nodeId, x.port, x.started]).sort(),
-      ['job-worker', 'scheduler-runner', 'session-cleaner', 'upload-cleaner', 'webhook-dispatcher'].map((key) => [`${key}@${node}`, node, port, true]),
+      ['job-worker', 'scheduler-runner', 'session-cleaner', 'upload-cleaner', 'webhook-dispatcher', 'workflow-processor'].map((key) => [`${key}@${node}`, node, port, true]),
     );
     const d = await server.request('GET', `/api/v1/servers/${runner}`, { token: system });
     assert.equal(d.status, 200, d.text);
@@ -64,12 +64,12 @@ describe('server instances', () => {
     assert.equal(server.services.queue.running, true);
     const reload = await server.request('POST', '/api/v1/servers/reload', { token: system });
     assert.equal(reload.status, 200, reload.text);
-    assert.equal(reload.body.length, 5);
+    assert.equal(reload.body.length, 6);
   });
 
-  it('makes the session cleaner, webhook dispatcher and upload cleaner servers with state, run now, logs and reload', async () => {
+  it('makes the session cleaner, webhook dispatcher, upload cleaner and workflow processor servers with state, run now, logs and reload', async () => {
     const node = server.services.nodes.id;
-    for (const [key, name] of [['session-cleaner', 'Session cleaner'], ['webhook-dispatcher', 'Webhook dispatcher'], ['upload-cleaner', 'Upload cleaner']] as const) {
+    for (const [key, name] of [['session-cleaner', 'Session cleaner'], ['webhook-dispatcher', 'Webhook dispatcher'], ['upload-cleaner', 'Upload cleaner'], ['workflow-processor', 'Workflow Processor']] as const) {
       const id = `${key}@${node}`;
       const d = await server.request('GET', `/api/v1/servers/${id}`, { token: system });
       assert.equal(d.status, 200, d.text);
@@ -118,7 +118,7 @@ describe('server instances', () => {
   it('lists the servers of every node and forwards to the node a server id names (PostgreSQL)', { skip: serverUrl ? false : 'needs PostgreSQL: PGlite serves one process' }, async () => {
     second = await startSecondInstance(server);
     const r = await server.request('GET', '/api/v1/servers', { token: system });
-    assert.equal(r.body.length, 10, r.text);
+    assert.equal(r.body.length, 12, r.text);
     const other = `scheduler-runner@${second.services.nodes.id}`;
     const off = await server.request('POST', `/api/v1/servers/${other}/state`, { token: system });
     assert.equal(off.status, 200, off.text);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { migrate } from '../../../src/db/migrate.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 
-describe('migration 11 (workflow approvals and demo activities)', () => {
+describe('workflow migrations', () => {
   let server: TestServer;
   before(async () => {
     server = await startTestServer();
@@ -12,7 +12,7 @@ describe('migration 11 (workflow approvals and demo activities)', () => {
     await server.close();
   });
 
-  it('brings the approval node, the demo workflow, orders and activities to a database built before them', async () => {
+  it('migration 11 brings the approval node, the demo workflow, orders and activities to a database built before them', async () => {
     const db = server.services.db;
     // A database as it was before: Process_Order without approval, no demo workflow rows, no limits.
     await db.exec(`DELETE FROM ad_wf_activity; DELETE FROM ad_wf_process;
@@ -32,6 +32,22 @@ describe('migration 11 (workflow approvals and demo activities)', () => {
     assert.deepEqual(rows[0], { next: 1164, reviewnodes: 4, suspended: 4, status: 'IP', limit: 1000 });
     const seq = await db.query<{ id: number }>(`SELECT nextval('ad_wf_activity_sq')::int AS id`);
     assert.ok(seq.rows[0]!.id > 1001223, 'new activities above the seeded ids');
+    assert.deepEqual(await migrate(db), [], 'applied once');
+  });
+
+  it('migrations 12 and 13 bring AD_WF_NextCondition, its lists and the index of waits to a database built before them', async () => {
+    const db = server.services.db;
+    await db.exec(`DROP TABLE ad_wf_nextcondition; DROP SEQUENCE IF EXISTS ad_wf_nextcondition_sq; DROP INDEX ad_wf_activity_wait_idx;
+      DELETE FROM ad_column WHERE ad_table_id = 706; DELETE FROM ad_table WHERE ad_table_id = 706; DELETE FROM ad_sequence WHERE name = 'AD_WF_NextCondition';
+      DELETE FROM ad_ref_list WHERE ad_reference_id IN (204, 205); DELETE FROM ad_reference WHERE ad_reference_id IN (204, 205);
+      DELETE FROM dictum.migration WHERE version IN (12, 13)`);
+    assert.deepEqual(await migrate(db), [12, 13]);
+    const { rows } = await db.query<Record<string, unknown>>(
+      `SELECT (SELECT count(*)::int FROM ad_column WHERE ad_table_id = 706) AS columns,
+              (SELECT string_agg(value, ' ' ORDER BY value COLLATE "C") FROM ad_ref_list WHERE ad_reference_id = 205) AS operations,
+              to_regclass('ad_wf_nextcondition')::text AS tab, to_regclass('ad_wf_activity_wait_idx')::text AS idx`,
+    );
+    assert.deepEqual(rows[0], { columns: 17, operations: '!= << <= == >= >> AB SQ ~~', tab: 'ad_wf_nextcondition', idx: 'ad_wf_activity_wait_idx' });
     assert.deepEqual(await migrate(db), [], 'applied once');
   });
 });

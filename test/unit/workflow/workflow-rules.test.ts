@@ -1,10 +1,16 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { approverFor, checkChoice, chooseTransition, mayApprove, nodeKind, pathOf, type Approver, type WfGraph, type WfNode } from '../../../src/workflow/workflow-rules.js';
+import type { WfCondition } from '../../../src/workflow/transition-conditions.js';
+import { approverFor, checkChoice, chooseTransition, mayApprove, nodeKind, pathOf, suspends, type Approver, type WfGraph, type WfNode, type WfTransition } from '../../../src/workflow/workflow-rules.js';
 
 const node = (id: number, action: string, extra: Partial<WfNode> = {}): WfNode => ({
-  id, workflowId: 1, name: `n${id}`, description: null, help: null, action, docAction: null, columnName: null, attributeName: null, attributeValue: null, responsibleId: null, priority: 0, ...extra,
+  id, workflowId: 1, name: `n${id}`, description: null, help: null, action, docAction: null, columnName: null, attributeName: null, attributeValue: null, responsibleId: null, priority: 0, waitTime: 0, ...extra,
 });
+const next = (from: number, to: number, seqNo: number, code: string | null = null, conditions: WfCondition[] = []): WfTransition => ({ from, to, seqNo, code, conditions });
+const cond = (column: string, operation: string, value: string, extra: Partial<WfCondition> = {}): WfCondition => ({
+  seqNo: 10, andOr: 'A', column, kind: 'other', operation, value, value2: null, clientId: 0, ...extra,
+});
+const order = { ad_client_id: 11, grandtotal: 2226, docstatus: 'DR' };
 
 /** Process_Order as seeded: start, prepare (PR), approval (code CO), auto (--), approval -> complete. */
 function processOrder(): WfGraph {
@@ -13,8 +19,8 @@ function processOrder(): WfGraph {
     workflowId: 1, tableId: 259, startNodeId: 1, responsibleId: 100,
     nodes: new Map(nodes.map((n) => [n.id, n])),
     next: new Map([
-      [1, [{ from: 1, to: 2, seqNo: 10, code: null }, { from: 1, to: 5, seqNo: 20, code: 'CO' }, { from: 1, to: 4, seqNo: 100, code: null }]],
-      [5, [{ from: 5, to: 3, seqNo: 10, code: null }]],
+      [1, [next(1, 2, 10), next(1, 5, 20, 'CO'), next(1, 4, 100)]],
+      [5, [next(5, 3, 10)]],
     ]),
   };
 }
@@ -31,9 +37,20 @@ describe('workflow transitions', () => {
 
   it('walks a path up to the first user node', () => {
     const g = processOrder();
-    assert.deepEqual(pathOf(g, 'CO').map((n) => n.id), [1, 5]);
-    assert.deepEqual(pathOf(g, 'PR').map((n) => n.id), [1, 2]);
-    assert.deepEqual(pathOf(g, 'CL').map((n) => n.id), [1, 4]);
+    assert.deepEqual(pathOf(g, 'CO', order), { nodes: [g.nodes.get(1), g.nodes.get(5)], stop: 'suspend' });
+    assert.deepEqual(pathOf(g, 'PR', order).nodes.map((n) => n.id), [1, 2]);
+    assert.equal(pathOf(g, 'PR', order).stop, 'end');
+    assert.deepEqual(pathOf(g, 'CL', order).nodes.map((n) => n.id), [1, 4]);
+  });
+
+  it('stops at a wait with a waiting time; a wait without one goes on', () => {
+    const g = processOrder();
+    g.nodes.set(6, node(6, 'Z', { waitTime: 60 }));
+    g.next.set(1, [next(1, 6, 10, 'CO'), next(1, 4, 100)]);
+    g.next.set(6, [next(6, 3, 10)]);
+    assert.deepEqual(pathOf(g, 'CO', order), { nodes: [g.nodes.get(1), g.nodes.get(6)], stop: 'suspend' });
+    assert.equal(suspends(node(7, 'Z', { waitTime: -1 })), true, 'a negative waiting time waits too (it is due at once)');
+    assert.equal(suspends(node(7, 'Z')), false);
   });
 
   it('names node kinds', () => {
@@ -41,6 +58,52 @@ describe('workflow transitions', () => {
     assert.equal(nodeKind(node(1, 'C', { columnName: 'description' })), 'choice');
     assert.equal(nodeKind(node(1, 'I')), 'notification');
     assert.equal(nodeKind(node(1, 'D')), 'other');
+  });
+});
+
+describe('transitions with conditions', () => {
+  /** (Start) -> wait when the grand total is above 1,000 (seq 10), else -> complete (seq 20), else -> auto (seq 100). */
+  function routing(conditions: WfCondition[]): WfGraph {
+    const nodes = [node(1, 'Z'), node(2, 'Z', { waitTime: 30 }), node(3, 'D', { docAction: 'CO' }), node(4, 'D', { docAction: '--' })];
+    return {
+      workflowId: 1, tableId: 259, startNodeId: 1, responsibleId: null,
+      nodes: new Map(nodes.map((n) => [n.id, n])),
+      next: new Map([
+        [1, [next(1, 2, 10, null, conditions), next(1, 3, 20, 'CO'), next(1, 4, 100)]],
+        [2, [next(2, 3, 10)]],
+      ]),
+    };
+  }
+
+  it('takes the first valid transition by SeqNo, its conditions holding on the row', () => {
+    const g = routing([cond('grandtotal', '>>', '1000')]);
+    assert.equal(chooseTransition(g, 1, 'CO', order)?.to, 2);
+    assert.equal(chooseTransition(g, 1, 'CO', { ...order, grandtotal: 999 })?.to, 3);
+    assert.equal(chooseTransition(g, 1, 'CO', { ...order, grandtotal: 1000 })?.to, 3, '>> is strictly greater');
+    assert.equal(chooseTransition(g, 1, 'PR', { ...order, grandtotal: 10 })?.to, 4, 'a TransitionCode makes its transition valid for that action only');
+    assert.throws(() => chooseTransition(g, 1, 'CO', null), /row/);
+  });
+
+  it('follows the conditions on the path, and leaves the path open when a node before them may change the row', () => {
+    const g = routing([cond('grandtotal', '>>', '1000')]);
+    assert.deepEqual(pathOf(g, 'CO', order).nodes.map((n) => n.id), [1, 2]);
+    assert.deepEqual(pathOf(g, 'CO', { ...order, grandtotal: 5 }), { nodes: [g.nodes.get(1), g.nodes.get(3)], stop: 'end' });
+    g.nodes.set(1, node(1, 'V', { attributeName: 'GrandTotal', attributeValue: '5000' }));
+    assert.equal(pathOf(g, 'CO', { ...order, grandtotal: 5 }).stop, 'unknown');
+  });
+
+  it('applies the System\'s conditions and the document client\'s, not another client\'s', () => {
+    const g = routing([cond('grandtotal', '>>', '1000', { clientId: 12 })]);
+    assert.equal(chooseTransition(g, 1, 'CO', order)?.to, 3, 'no condition applies: the choice by action');
+    const own = routing([cond('grandtotal', '>>', '1000', { clientId: 11 })]);
+    assert.equal(chooseTransition(own, 1, 'CO', order)?.to, 2);
+  });
+
+  it('ends the workflow when the only transition\'s conditions fail', () => {
+    const g = routing([]);
+    g.next.set(2, [next(2, 3, 10, null, [cond('docstatus', '==', 'IP')])]);
+    assert.equal(chooseTransition(g, 2, 'CO', order), null);
+    assert.equal(chooseTransition(g, 2, 'CO', { ...order, docstatus: 'IP' })?.to, 3);
   });
 });
 
