@@ -80,7 +80,7 @@ function advertisedUrl(host: string, url: string, port: number): string {
 export async function startServer(config: Config, log: Logger = createLogger(config), logFiles: LogFiles | null = null): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, log });
   try {
-    const dictionary = await DictionaryCache.open(db);
+    const dictionary = await DictionaryCache.open(db, { cacheDir: config.cacheDir });
     const sysConfig = new SysConfig(db);
     await sysConfig.listen(db);
     const events = new ModelEvents();

@@ -91,7 +91,7 @@ const POLL_MARGIN_MS = 60_000;
 /**
  * Which sessions are ended, known in memory so that the authentication hot path needs no
  * database round trip. Filled by this instance's own revocations and by NOTIFY from the
- * others; sessions ended within the retention window are loaded at start. On a PostgreSQL
+ * others; a token's session is read from the database the first time a token is seen. On a PostgreSQL
  * server a light poll also picks up endings whose NOTIFY did not arrive (a dropped listening
  * connection), so NOTIFY only makes revocation faster, never decides it.
  */
@@ -113,7 +113,9 @@ export class SessionRegistry {
         if (Number.isInteger(id) && id > 0) this.markEnded(id);
       }
     });
-    await this.loadEndedSince(Date.now() - this.retentionMs());
+    // Nothing ended earlier needs loading: a token is checked against its session in the database
+    // the first time this instance sees it (checkInDb), and then remembered.
+    this.#lastPoll = Date.now();
     if (this.db.kind === 'pg') {
       this.#poll = setInterval(() => {
         this.loadEndedSince(this.#lastPoll - POLL_MARGIN_MS).catch(() => undefined);

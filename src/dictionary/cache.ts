@@ -1,6 +1,8 @@
 import type { Db } from '../db/types.js';
-import { loadDictionary } from './load.js';
+import { readSourceFile, writeSourceFile } from './file-cache.js';
+import { dictionaryFromSource, loadDictionary, readDictionarySource } from './load.js';
 import type { Dictionary } from './model.js';
+import { readStamp } from './stamp.js';
 
 export const DICTIONARY_CHANNEL = 'dictum_dictionary';
 
@@ -25,8 +27,12 @@ export class DictionaryCache {
     this.#current = initial;
   }
 
-  /** Listens before the first load, so that a change committed while it reads is not missed. */
-  static async open(db: Db): Promise<DictionaryCache> {
+  /**
+   * Listens before the first load, so that a change committed while it reads is not missed. With
+   * a cache directory the first load reads the file kept under the database's dictionary stamp when
+   * there is one, and keeps what it read from the database otherwise.
+   */
+  static async open(db: Db, options: { cacheDir?: string } = {}): Promise<DictionaryCache> {
     let cache: DictionaryCache | null = null;
     let changedWhileLoading = false;
     const unlisten = await db.listen(DICTIONARY_CHANNEL, () => {
@@ -34,7 +40,7 @@ export class DictionaryCache {
       else changedWhileLoading = true;
     });
     try {
-      cache = new DictionaryCache(db, await loadDictionary(db, 1));
+      cache = new DictionaryCache(db, await firstLoad(db, options.cacheDir));
     } catch (err) {
       await unlisten();
       throw err;
@@ -75,4 +81,14 @@ export class DictionaryCache {
   async close(): Promise<void> {
     if (this.#unlisten) await this.#unlisten();
   }
+}
+
+async function firstLoad(db: Db, cacheDir: string | undefined): Promise<Dictionary> {
+  if (!cacheDir) return loadDictionary(db, 1);
+  const stamp = await readStamp(db);
+  const kept = stamp ? readSourceFile(cacheDir, stamp) : null;
+  if (kept) return dictionaryFromSource(kept, 1);
+  const src = await readDictionarySource(db, stamp !== null);
+  void writeSourceFile(cacheDir, src);
+  return dictionaryFromSource(src, 1);
 }

@@ -10,53 +10,92 @@ const COLUMN_FIELDS = [
 ];
 
 /** AD_Column as JSON, for the rare dictionary whose texts hold a separator of the delimited form. */
-async function columnsAsJson(db: Queryable): Promise<Row[]> {
-  const { rows } = await db.query<{ c: Row[] | string }>(`SELECT coalesce(json_agg(c), '[]') AS c FROM (SELECT ${COLUMN_FIELDS.join(', ')} FROM ad_column) c`);
-  const v = rows[0]!.c;
-  return typeof v === 'string' ? (JSON.parse(v) as Row[]) : v;
+async function columnsAsJson(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ c: string }>(`SELECT coalesce(json_agg(c), '[]')::text AS c FROM (SELECT ${COLUMN_FIELDS.join(', ')} FROM ad_column) c`);
+  return rows[0]!.c;
 }
 
 /**
- * Reads the dictionary tables and builds the typed dictionary. Each table arrives as one JSON
- * document (json_agg) rather than thousands of rows: decoding one text value is far cheaper than
- * decoding rows one by one, which keeps start-up and reloads fast; AD_Column, by far the largest,
-arrives as delimited text (see delimited-rows.ts), cheaper again for the database to build. AD_IndexColumn comes as whole
- * rows: migrations before 5 load the dictionary of databases that lack its IsIncluded column.
+ * What the dictionary is built from, as the database sends it: each table as one JSON text
+ * (json_agg) rather than thousands of rows, since decoding one text is far cheaper than decoding
+ * rows one by one; AD_Column, by far the largest, as delimited text (see delimited-rows.ts),
+ * cheaper again for the database to build, or as JSON in the rare dictionary whose texts hold a
+ * separator. Plain strings, so that a source can be kept in a file and read back (see file-cache.ts).
  */
-export async function loadDictionary(db: Queryable, version = 1): Promise<Dictionary> {
-  const { rows } = await db.query<{
-    tables: Row[];
-    columns: string | null;
-    references: Row[];
-    reflists: Row[];
-    reftables: Row[];
-    valrules: Row[];
-    tableindexes: Row[];
-    indexcolumns: Row[];
-  }>(
-    `SELECT (SELECT coalesce(json_agg(t), '[]') FROM ad_table t) AS tables,
+export interface DictionarySource {
+  /** The dictionary stamp read in the same statement (see stamp.ts); null when not asked or absent. */
+  stamp: string | null;
+  tables: string;
+  columns: { delimited: string | null } | { json: string };
+  references: string;
+  refLists: string;
+  refTables: string;
+  valRules: string;
+  tableIndexes: string;
+  indexColumns: string;
+}
+
+/**
+ * Reads the dictionary tables in one statement. AD_IndexColumn comes as whole rows: migrations
+ * before 5 load the dictionary of databases that lack its IsIncluded column. With `withStamp` the
+ * stamp of the same snapshot comes along (the stamp table exists from migration 14 on).
+ */
+export async function readDictionarySource(db: Queryable, withStamp = false): Promise<DictionarySource> {
+  const { rows } = await db.query<Record<string, string | null>>(
+    `SELECT ${withStamp ? `(SELECT stamp::text FROM dictum.dictionary_stamp WHERE id = 1)` : 'NULL::text'} AS stamp,
+            (SELECT coalesce(json_agg(t), '[]')::text FROM ad_table t) AS tables,
             (${delimitedRowsSql(COLUMN_FIELDS, 'ad_column')}) AS columns,
-            (SELECT coalesce(json_agg(r), '[]') FROM ad_reference r) AS references,
-            (SELECT coalesce(json_agg(l), '[]') FROM ad_ref_list l) AS reflists,
-            (SELECT coalesce(json_agg(rt), '[]') FROM ad_ref_table rt) AS reftables,
-            (SELECT coalesce(json_agg(v), '[]') FROM ad_val_rule v) AS valrules,
-            (SELECT coalesce(json_agg(i), '[]') FROM (
+            (SELECT coalesce(json_agg(r), '[]')::text FROM ad_reference r) AS references,
+            (SELECT coalesce(json_agg(l), '[]')::text FROM ad_ref_list l) AS reflists,
+            (SELECT coalesce(json_agg(rt), '[]')::text FROM ad_ref_table rt) AS reftables,
+            (SELECT coalesce(json_agg(v), '[]')::text FROM ad_val_rule v) AS valrules,
+            (SELECT coalesce(json_agg(i), '[]')::text FROM (
                SELECT ad_tableindex_id, ad_table_id, name, isunique, isactive FROM ad_tableindex) i) AS tableindexes,
-            (SELECT coalesce(json_agg(ic), '[]') FROM ad_indexcolumn ic) AS indexcolumns`,
+            (SELECT coalesce(json_agg(ic), '[]')::text FROM ad_indexcolumn ic) AS indexcolumns`,
   );
   const r = rows[0]!;
-  const parse = (v: unknown): Row[] => (typeof v === 'string' ? (JSON.parse(v) as Row[]) : (v as Row[]));
+  const delimited = r.columns ?? null;
+  const decoded = decodeDelimitedRows(delimited, COLUMN_FIELDS);
+  const columns = decoded ? { delimited } : { json: await columnsAsJson(db) };
+  const src: DictionarySource = {
+    stamp: r.stamp ?? null,
+    tables: r.tables!,
+    columns,
+    references: r.references!,
+    refLists: r.reflists!,
+    refTables: r.reftables!,
+    valRules: r.valrules!,
+    tableIndexes: r.tableindexes!,
+    indexColumns: r.indexcolumns!,
+  };
+  if (decoded) decodedColumns.set(src, decoded);
+  return src;
+}
+
+/** Columns already decoded while reading a source: building from it does not decode them again. */
+const decodedColumns = new WeakMap<DictionarySource, Row[]>();
+
+/** Builds the typed dictionary from its source. */
+export function dictionaryFromSource(src: DictionarySource, version = 1): Dictionary {
+  const parse = (v: string): Row[] => JSON.parse(v) as Row[];
+  const columns = 'json' in src.columns ? parse(src.columns.json) : (decodedColumns.get(src) ?? decodeDelimitedRows(src.columns.delimited, COLUMN_FIELDS));
+  if (!columns) throw new Error('The dictionary source holds columns that cannot be decoded');
   return buildDictionary(
     {
-      tables: parse(r.tables),
-      columns: decodeDelimitedRows(r.columns, COLUMN_FIELDS) ?? (await columnsAsJson(db)),
-      references: parse(r.references),
-      refLists: parse(r.reflists),
-      refTables: parse(r.reftables),
-      valRules: parse(r.valrules),
-      tableIndexes: parse(r.tableindexes),
-      indexColumns: parse(r.indexcolumns),
+      tables: parse(src.tables),
+      columns,
+      references: parse(src.references),
+      refLists: parse(src.refLists),
+      refTables: parse(src.refTables),
+      valRules: parse(src.valRules),
+      tableIndexes: parse(src.tableIndexes),
+      indexColumns: parse(src.indexColumns),
     },
     version,
   );
+}
+
+/** Reads the dictionary tables and builds the typed dictionary. */
+export async function loadDictionary(db: Queryable, version = 1): Promise<Dictionary> {
+  return dictionaryFromSource(await readDictionarySource(db), version);
 }

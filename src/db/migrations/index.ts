@@ -17,6 +17,7 @@ import { addDemoMatches } from '../../documents/engine/matching.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
 import { addWorkflowSeed } from '../../workflow/workflow-seed.js';
 import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
+import { stampSchema } from '../../dictionary/stamp.js';
 
 export interface Migration {
   version: number;
@@ -132,6 +133,13 @@ export const migrations: Migration[] = [
     name: 'an index of the workflow waits the Workflow Processor looks for (suspended activities with an end of wait)',
     async up(tx) {
       await tx.query(`CREATE INDEX IF NOT EXISTS ad_wf_activity_wait_idx ON ad_wf_activity (endwaittime) WHERE processed = 'N' AND wfstate = 'OS' AND endwaittime IS NOT NULL`);
+    },
+  },
+  {
+    version: 14,
+    name: 'a stamp of the dictionary renewed by every write to its tables, so that a loaded dictionary can be kept under it',
+    async up(tx) {
+      for (const statement of stampSchema()) await tx.query(statement);
     },
   },
   {

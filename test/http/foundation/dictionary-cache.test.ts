@@ -1,5 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { RunningServer } from '../../../src/server.js';
 import { DICTIONARY_CHANNEL, DictionaryCache } from '../../../src/dictionary/cache.js';
 import { synchroniseSchema } from '../../../src/dictionary/sync.js';
@@ -99,5 +102,33 @@ describe('dictionary cache on several instances sharing one PostgreSQL database'
       if (seen !== '250') await sleep(20);
     }
     assert.equal(seen, '250');
+  });
+
+  it('a start reads the dictionary kept under the database stamp, and the database again once any write renews it', async () => {
+    const db = a.services.db;
+    const cacheDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-dict-'));
+    const opened: DictionaryCache[] = [];
+    const open = async () => {
+      const watched = watchedDb(db, 'FROM ad_table t');
+      const cache = await DictionaryCache.open(watched.db, { cacheDir });
+      opened.push(cache);
+      return { cache, read: watched.answered() };
+    };
+    try {
+      const first = await open();
+      assert.equal(first.read, 1, 'the first start reads the database');
+      await eventually(() => fs.readdirSync(cacheDir).some((f) => /^dictionary-[0-9a-f-]{36}\.json$/.test(f)), 'the source is kept in a file');
+      const second = await open();
+      assert.equal(second.read, 0, 'the next start reads the file');
+      assert.equal(second.cache.current.byName.get('c_bpartner')?.label, first.cache.current.byName.get('c_bpartner')?.label);
+      // A write by plain SQL, outside the service, renews the stamp through the triggers.
+      await db.query(`UPDATE ad_table SET name = 'Changed by SQL' WHERE ad_table_id = 291`);
+      const third = await open();
+      assert.equal(third.read, 1, 'a renewed stamp sends the start to the database');
+      assert.equal(third.cache.current.byName.get('c_bpartner')?.label, 'Changed by SQL');
+    } finally {
+      for (const c of opened) await c.close();
+      fs.rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 });
