@@ -6,6 +6,15 @@ const parsers: Record<number, (v: string, typeId?: number) => unknown> = {
   ...textParsers,
 };
 
+/**
+ * bytea parameters as PostgreSQL's hex text in one native step. PGlite's own serializer maps every
+ * byte to a small string and joins them: for a 1 MB upload chunk that is about a hundred megabytes
+ * of garbage, which the process's memory showed as growth of its own.
+ */
+const serializers: Record<number, (v: unknown) => string> = {
+  [OID.bytea]: (v) => (v instanceof Uint8Array ? `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}` : String(v)),
+};
+
 function wrapResult<R>(res: { rows: unknown[]; affectedRows?: number; fields?: { name: string; dataTypeID: number }[] }): QueryResult<R> {
   const byteaFields = (res.fields ?? []).filter((f) => f.dataTypeID === OID.bytea).map((f) => f.name);
   if (byteaFields.length > 0) {
@@ -58,6 +67,7 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dum
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
     parsers,
+    serializers,
     relaxedDurability: false,
     ...(options.sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] } : {}),
   });

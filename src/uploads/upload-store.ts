@@ -109,9 +109,10 @@ export async function storeChunk(q: Queryable, s: UploadSession, n: number, data
 /** The chunks' bytes in order, one chunk in memory at a time. */
 export async function* chunkBytes(q: Queryable, pk: number, total: number): AsyncGenerator<Buffer> {
   for (let n = 1; n <= total; n++) {
-    const { rows } = await q.query<{ binarydata: Buffer }>('SELECT binarydata FROM rest_uploadchunk WHERE rest_upload_id = $1 AND chunkorder = $2', [pk, n]);
+    const { rows } = await q.query<{ binarydata: Buffer | Uint8Array }>('SELECT binarydata FROM rest_uploadchunk WHERE rest_upload_id = $1 AND chunkorder = $2', [pk, n]);
     if (!rows[0]) throw notFound('Upload not found', `Chunk ${n} is missing`);
-    yield Buffer.from(rows[0].binarydata);
+    const b = rows[0].binarydata;
+    yield Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   }
 }
 
