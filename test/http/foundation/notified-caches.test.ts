@@ -38,7 +38,8 @@ describe('caches emptied by change notifications', () => {
     } finally {
       await sysConfig.close();
       await db.query(`UPDATE ad_sysconfig SET value = '100' WHERE name = 'REST_MAX_RECORDS_SIZE' AND ad_client_id = 0`);
-      await db.query('SELECT pg_notify($1, $2)', [SYSCONFIG_CHANNEL, 'REST_MAX_RECORDS_SIZE']);
+      // Waited for: on a server the notification would otherwise empty the next test's cache late.
+      await notifyAndWait(db, SYSCONFIG_CHANNEL, 'REST_MAX_RECORDS_SIZE');
     }
   });
 
