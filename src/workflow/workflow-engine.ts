@@ -4,7 +4,7 @@ import type { Table } from '../dictionary/model.js';
 import type { DocumentActionResult } from '../documents/engine/engine.js';
 import { runDocumentAction } from '../documents/engine/engine.js';
 import { isDocStatus, type DocStatus } from '../documents/engine/doc-status.js';
-import type { DocumentContext } from '../documents/engine/document-type.js';
+import { DocumentRefusal, type DocumentContext } from '../documents/engine/document-type.js';
 import type { Queryable } from '../db/types.js';
 import { ApiError, badRequest, conflict } from '../errors.js';
 import type { Row } from '../events/model-events.js';
@@ -313,9 +313,28 @@ export async function startWorkflow(
  * that suspends, or an approval the caller may give) runs directly, with no workflow rows and no
  * extra statement once the definitions are cached.
  */
+/**
+ * What waits on a record, as the original tells it before refusing a document action: a node of a
+ * workflow process that is not finished (a suspended approval, choice, notification or wait).
+ */
+async function activeWorkflowOn(q: Queryable, tableId: number, recordId: number): Promise<string | null> {
+  const { rows } = await q.query<{ node: string; wfstate: string; ad_user_id: number | null }>(
+    `SELECT n.name AS node, a.wfstate, a.ad_user_id FROM ad_wf_activity a JOIN ad_wf_node n ON n.ad_wf_node_id = a.ad_wf_node_id
+      WHERE a.ad_table_id = $1 AND a.record_id = $2 AND a.processed = 'N' AND a.isactive = 'Y' ORDER BY a.ad_wf_activity_id LIMIT 1`,
+    [tableId, recordId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return `node ${r.node} (${r.wfstate}${r.ad_user_id !== null ? `, user ${r.ad_user_id}` : ''})`;
+}
+
 export async function documentWorkflowGate(d: DocumentContext): Promise<DocumentActionResult | null> {
   const graph = await documentWorkflow(d.wc.tx, d.wc.auth.clientId, d.table.id);
   if (!graph) return null;
+  if (!d.isNew) {
+    const active = await activeWorkflowOn(d.wc.tx, d.table.id, Number(d.row[d.table.keyColumn!.dbName]));
+    if (active) throw new DocumentRefusal(`an active workflow for this record exists (complete it first): ${active}`);
+  }
   const path = guarded(() => pathOf(graph, d.action, d.row));
   const stop = path.nodes[path.nodes.length - 1];
   if (!stop || path.stop === 'end') return null;

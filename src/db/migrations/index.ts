@@ -143,6 +143,13 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 17,
+    name: 'an index of the unfinished workflow activities of a record, which a document action looks for first',
+    async up(tx) {
+      await tx.query(`CREATE INDEX IF NOT EXISTS ad_wf_activity_open_record_idx ON ad_wf_activity (ad_table_id, record_id) WHERE processed = 'N'`);
+    },
+  },
+  {
     version: 15,
     name: 'webhook deliveries claimed from their log: an index of the unfinished ones, and no queue items of them',
     async up(tx) {

@@ -16,6 +16,8 @@ export interface DocumentContext {
   changes: Row;
   /** Process messages, joined into "doc-processmsg". */
   messages: string[];
+  /** The document was created by the same write operation: nothing can be under way on it yet. */
+  isNew?: boolean;
 }
 
 /**

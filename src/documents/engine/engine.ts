@@ -54,6 +54,8 @@ export function setActionGate(g: ActionGate | null): void {
 export interface DocumentActionOptions {
   /** The action is a node of a running workflow: the gate is not asked again. */
   fromWorkflow?: boolean;
+  /** The document was created by the same write operation (a POST with doc-action). */
+  newRecord?: boolean;
 }
 
 const isWriteContext = (c: DocumentActionContext | WriteContext): c is WriteContext => 'deferred' in c && 'pending' in c;
@@ -85,7 +87,7 @@ export async function runDocumentAction(
   if (!isDocAction(code)) throw refused('unknown document action');
   if (code === '--') return { row, status, message: '' };
   if (!isAccepted(status, code)) throw refused(`not allowed in status ${status}`);
-  const d: DocumentContext = { wc, table: t, row, action: code, changes: {}, messages: [] };
+  const d: DocumentContext = { wc, table: t, row, action: code, changes: {}, messages: [], ...(options.newRecord ? { isNew: true } : {}) };
   try {
     const reason = type.refusal ? await type.refusal(d) : null;
     if (reason) throw refused(reason);

@@ -26,7 +26,7 @@ export async function createOperation(s: Services, auth: AuthContext, tx: Tx, ta
   const table = tableFromPath(s, tableName);
   const result = await insertRecord(wc, table, body);
   await wc.deferred.flush();
-  return { status: 201, body: await withDocAction(wc, table, result, body) };
+  return { status: 201, body: await withDocAction(wc, table, result, body, true) };
 }
 
 /** PUT /models/{table}/{id}: 200 with the full updated record. */
@@ -51,11 +51,11 @@ export async function deleteOperation(s: Services, auth: AuthContext, tx: Tx, ta
  * renders the record as it is afterwards, with "doc-processmsg" when an action ran. On tables
  * that are not documents the member is ignored, as the original ignores it.
  */
-async function withDocAction(wc: WriteContext, table: Table, result: WriteResult, body: unknown): Promise<JsonObject> {
+async function withDocAction(wc: WriteContext, table: Table, result: WriteResult, body: unknown, created = false): Promise<JsonObject> {
   const action = docActionOfBody(body);
   let message: string | undefined;
   if (action !== undefined && isDocumentTable(table) && table.keyColumn) {
-    const done = await runDocumentAction(wc, table, String(result.row[table.keyColumn.dbName]), action);
+    const done = await runDocumentAction(wc, table, String(result.row[table.keyColumn.dbName]), action, { newRecord: created });
     await wc.deferred.flush();
     message = done.message;
   }

@@ -111,6 +111,24 @@ describe('workflow approvals and nodes', () => {
     assert.ok(!(await nodesOf(admin)).some((n) => n.id === activity));
   });
 
+  it('refuses another document action while a workflow waits on the document, and changes nothing', async () => {
+    const { orderId, activity } = await suspended();
+    const before = await readOrder(orderId);
+    for (const [token, action] of [[admin, 'CO'], [user, 'VO'], [admin, 'PR']] as const) {
+      const r = await call(token, 'PUT', `/api/v1/models/c_order/${orderId}`, { 'doc-action': action });
+      assert.equal(r.status, 400, `${action}: ${r.text}`);
+      assert.match(r.body.detail, /active workflow/);
+      assert.match(r.body.detail, new RegExp(`\\b${action}\\b`));
+    }
+    assert.deepEqual(await readOrder(orderId), before);
+    assert.deepEqual(await processOf(orderId), { wfstate: 'OS', processed: 'N' });
+    // Once the node is answered, actions are taken again.
+    assert.equal((await call(admin, 'PUT', `/api/v1/workflow/approve/${activity}`, {})).status, 200);
+    const close = await call(admin, 'PUT', `/api/v1/models/c_order/${orderId}`, { 'doc-action': 'CL' });
+    assert.equal(close.status, 200, close.text);
+    assert.equal(idOf(close.body.DocStatus), 'CL');
+  });
+
   it('rejects: the order is Not Approved and the workflow aborted', async () => {
     const { orderId, activity } = await suspended();
     const r = await call(admin, 'PUT', `/api/v1/workflow/reject/${activity}`, { message: 'too much' });
