@@ -20,9 +20,9 @@ function wrapResult<R>(res: pg.QueryResult): QueryResult<R> {
 function clientQueryable(client: pg.PoolClient | pg.Pool): Queryable {
   return {
     async query<R>(text: string, params: readonly unknown[] = [], o?: QueryOptions) {
-      const cfg: pg.QueryConfig = { text, values: params as unknown[] };
-      if (o?.name) cfg.name = o.name;
-      return wrapResult<R>(await client.query(cfg));
+      // Text and values as two arguments: a config object is copied by the driver on every query.
+      if (!o?.name) return wrapResult<R>(await client.query(text, params as unknown[]));
+      return wrapResult<R>(await client.query({ text, values: params as unknown[], name: o.name }));
     },
   };
 }
