@@ -163,7 +163,6 @@ export class SessionRegistry {
     return !ended;
   }
 
-  /** Forgets sessions whose tokens have all expired. */
   /** Forgets ended sessions older than the longest token lifetime; answers how many. */
   prune(now = Date.now()): number {
     const keep = this.retentionMs();

@@ -11,7 +11,7 @@ const parsers: Record<number, (v: string, typeId?: number) => unknown> = {
  * byte to a small string and joins them: for a 1 MB upload chunk that is about a hundred megabytes
  * of garbage, which the process's memory showed as growth of its own.
  */
-const serializers: Record<number, (v: unknown) => string> = {
+export const serializers: Record<number, (v: unknown) => string> = {
   [OID.bytea]: (v) => (v instanceof Uint8Array ? `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}` : String(v)),
 };
 

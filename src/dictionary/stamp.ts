@@ -1,5 +1,4 @@
 import type { Queryable } from '../db/types.js';
-import { DICTIONARY_TABLES } from './cache.js';
 
 /**
  * A stamp of the dictionary's content: a new random value in the same transaction as every write
@@ -9,7 +8,8 @@ import { DICTIONARY_TABLES } from './cache.js';
  */
 export const STAMP_TABLE = 'dictum.dictionary_stamp';
 
-export function stampSchema(): string[] {
+/** The stamp's table, function and a trigger on each of `tables` (the dictionary tables). */
+export function stampSchema(tables: Iterable<string>): string[] {
   const statements = [
     `CREATE SCHEMA IF NOT EXISTS dictum`,
     `CREATE TABLE IF NOT EXISTS ${STAMP_TABLE} (id int PRIMARY KEY CHECK (id = 1), stamp uuid NOT NULL)`,
@@ -17,7 +17,7 @@ export function stampSchema(): string[] {
     `CREATE OR REPLACE FUNCTION dictum.renew_dictionary_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
      BEGIN UPDATE ${STAMP_TABLE} SET stamp = gen_random_uuid() WHERE id = 1; RETURN NULL; END $$`,
   ];
-  for (const table of DICTIONARY_TABLES) {
+  for (const table of tables) {
     const trigger = `${table}_dictionary_stamp`;
     statements.push(`DROP TRIGGER IF EXISTS ${trigger} ON ${table}`);
     statements.push(`CREATE TRIGGER ${trigger} AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION dictum.renew_dictionary_stamp()`);

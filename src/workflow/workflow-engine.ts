@@ -331,7 +331,7 @@ async function activeWorkflowOn(q: Queryable, tableId: number, recordId: number)
 export async function documentWorkflowGate(d: DocumentContext): Promise<DocumentActionResult | null> {
   const graph = await documentWorkflow(d.wc.tx, d.wc.auth.clientId, d.table.id);
   if (!graph) return null;
-  if (!d.isNew) {
+  if (!d.newRecord) {
     const active = await activeWorkflowOn(d.wc.tx, d.table.id, Number(d.row[d.table.keyColumn!.dbName]));
     if (active) throw new DocumentRefusal(`an active workflow for this record exists (complete it first): ${active}`);
   }

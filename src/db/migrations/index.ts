@@ -18,6 +18,7 @@ import { NODE_SCHEMA } from '../../nodes/node-schema.js';
 import { addWorkflowSeed } from '../../workflow/workflow-seed.js';
 import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
 import { stampSchema } from '../../dictionary/stamp.js';
+import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 
 export interface Migration {
   version: number;
@@ -139,7 +140,7 @@ export const migrations: Migration[] = [
     version: 14,
     name: 'a stamp of the dictionary renewed by every write to its tables, so that a loaded dictionary can be kept under it',
     async up(tx) {
-      for (const statement of stampSchema()) await tx.query(statement);
+      for (const statement of stampSchema(DICTIONARY_TABLES)) await tx.query(statement);
     },
   },
   {

@@ -17,7 +17,7 @@ export interface DocumentContext {
   /** Process messages, joined into "doc-processmsg". */
   messages: string[];
   /** The document was created by the same write operation: nothing can be under way on it yet. */
-  isNew?: boolean;
+  newRecord?: boolean;
 }
 
 /**

@@ -87,7 +87,7 @@ export async function runDocumentAction(
   if (!isDocAction(code)) throw refused('unknown document action');
   if (code === '--') return { row, status, message: '' };
   if (!isAccepted(status, code)) throw refused(`not allowed in status ${status}`);
-  const d: DocumentContext = { wc, table: t, row, action: code, changes: {}, messages: [], ...(options.newRecord ? { isNew: true } : {}) };
+  const d: DocumentContext = { wc, table: t, row, action: code, changes: {}, messages: [], ...(options.newRecord ? { newRecord: true } : {}) };
   try {
     const reason = type.refusal ? await type.refusal(d) : null;
     if (reason) throw refused(reason);
