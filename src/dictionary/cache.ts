@@ -89,6 +89,6 @@ async function firstLoad(db: Db, cacheDir: string | undefined): Promise<Dictiona
   const kept = stamp ? readSourceFile(cacheDir, stamp) : null;
   if (kept) return dictionaryFromSource(kept, 1);
   const src = await readDictionarySource(db, stamp !== null);
-  void writeSourceFile(cacheDir, src);
+  writeSourceFile(cacheDir, src);
   return dictionaryFromSource(src, 1);
 }

@@ -26,23 +26,32 @@ export function readSourceFile(dir: string, stamp: string): DictionarySource | n
   }
 }
 
-/** Writes a source under its stamp (atomically: other processes may read it meanwhile); never throws. */
-export async function writeSourceFile(dir: string, src: DictionarySource): Promise<void> {
+/**
+ * Writes a source under its stamp (atomically: other processes may read it meanwhile); never throws.
+ * Synchronous, a few milliseconds once per changed dictionary: written in the background, the file
+ * was lost whenever the process stopped soon after its start, and every start then read the database.
+ */
+export function writeSourceFile(dir: string, src: DictionarySource): void {
   const file = src.stamp ? fileOf(dir, src.stamp) : null;
   if (!file) return;
   try {
-    await fs.promises.mkdir(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    await fs.promises.writeFile(tmp, JSON.stringify(src));
-    await fs.promises.rename(tmp, file);
+    fs.writeFileSync(tmp, JSON.stringify(src));
+    fs.renameSync(tmp, file);
     const now = Date.now();
-    for (const name of await fs.promises.readdir(dir)) {
+    for (const name of fs.readdirSync(dir)) {
       if (!name.startsWith(PREFIX) || path.join(dir, name) === file) continue;
       const other = path.join(dir, name);
-      const stat = await fs.promises.stat(other).catch(() => null);
+      let mtimeMs: number;
+      try {
+        mtimeMs = fs.statSync(other).mtimeMs;
+      } catch {
+        continue;
+      }
       // A temporary file an hour old was left by a process that stopped while writing it.
       const keep = name.endsWith('.tmp') ? 3600_000 : KEEP_MS;
-      if (stat && now - stat.mtimeMs > keep) await fs.promises.rm(other, { force: true });
+      if (now - mtimeMs > keep) fs.rmSync(other, { force: true });
     }
   } catch {
     // A cache that cannot be written costs the next start a database read, nothing more.

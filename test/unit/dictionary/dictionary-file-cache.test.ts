@@ -23,7 +23,7 @@ describe('dictionary sources kept in files', () => {
   it('reads back a source only under its own stamp', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-dict-'));
     try {
-      await writeSourceFile(dir, source(stamp));
+      writeSourceFile(dir, source(stamp));
       assert.deepEqual(readSourceFile(dir, stamp), source(stamp));
       assert.equal(readSourceFile(dir, '00000000-0000-0000-0000-000000000000'), null);
       // A file renamed to another stamp does not pass for it.
@@ -40,8 +40,25 @@ describe('dictionary sources kept in files', () => {
       fs.writeFileSync(path.join(dir, `dictionary-${stamp}.json`), '{"stamp":');
       assert.equal(readSourceFile(dir, stamp), null);
       assert.equal(readSourceFile(dir, '../../etc/passwd'), null);
-      await writeSourceFile(dir, source(null));
+      writeSourceFile(dir, source(null));
       assert.deepEqual(fs.readdirSync(dir), [`dictionary-${stamp}.json`]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is on disk when the write returns, and removes temporary files a stopped process left an hour ago', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-dict-'));
+    try {
+      const left = path.join(dir, `dictionary-${stamp}.json.12345.tmp`);
+      const fresh = path.join(dir, `dictionary-${stamp}.json.23456.tmp`);
+      fs.writeFileSync(left, '{');
+      fs.writeFileSync(fresh, '{');
+      const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+      fs.utimesSync(left, twoHoursAgo, twoHoursAgo);
+      writeSourceFile(dir, source(stamp));
+      assert.deepEqual(readSourceFile(dir, stamp), source(stamp));
+      assert.deepEqual(fs.readdirSync(dir).sort(), [`dictionary-${stamp}.json`, `dictionary-${stamp}.json.23456.tmp`]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
