@@ -27,6 +27,8 @@ import { RuntimeMonitor } from './nodes/runtime-monitor.js';
 import { randomUUID } from 'node:crypto';
 import { CacheRegistry } from './cache/cache-registry.js';
 import { registerCaches } from './cache/cache-sources.js';
+import { IdentifierCache } from './records/read/identifier-cache.js';
+import { watchIdentifierTables } from './records/read/identifier-notifications.js';
 import { SchedulerRunner } from './schedulers/scheduler-runner.js';
 import { ServerRegistry } from './servers/server-registry.js';
 import { LogFiles } from './logs/log-files.js';
@@ -80,12 +82,14 @@ function advertisedUrl(host: string, url: string, port: number): string {
 export async function startServer(config: Config, log: Logger = createLogger(config), logFiles: LogFiles | null = null): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, log });
   try {
-    const dictionary = await DictionaryCache.open(db, { cacheDir: config.cacheDir });
+    const identifiers = new IdentifierCache(db);
+    const dictionary = await DictionaryCache.open(db, { cacheDir: config.cacheDir, onLoad: (d) => void identifiers.adopt(d) });
     const sysConfig = new SysConfig(db);
     await sysConfig.listen(db);
     const events = new ModelEvents();
     sysConfig.watch(events);
     registerCacheNotifications(events);
+    watchIdentifierTables(events, identifiers);
     registerDocumentRules(events);
     registerWorkflowEngine(events);
     registerAuthEvents(events);
@@ -107,6 +111,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     const caches = new CacheRegistry();
     registerCaches(caches, dictionary, sysConfig, auth);
     for (const source of workflowCacheSources) caches.add(source);
+    caches.add(identifiers.source());
     await caches.listen(db);
     const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles } as Services;
     const schedulers = new SchedulerRunner(services, config.schedulerTickMs);

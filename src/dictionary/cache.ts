@@ -23,16 +23,22 @@ export class DictionaryCache {
   reads = 0;
   reloads = 0;
 
-  private constructor(private readonly db: Db, initial: Dictionary) {
+  private constructor(
+    private readonly db: Db,
+    initial: Dictionary,
+    private readonly onLoad: (dict: Dictionary) => void,
+  ) {
     this.#current = initial;
   }
 
   /**
    * Listens before the first load, so that a change committed while it reads is not missed. With
    * a cache directory the first load reads the file kept under the database's dictionary stamp when
-   * there is one, and keeps what it read from the database otherwise.
+   * there is one, and keeps what it read from the database otherwise. `onLoad` is handed every
+   * dictionary loaded, before it becomes current (caches derived from it start over).
    */
-  static async open(db: Db, options: { cacheDir?: string } = {}): Promise<DictionaryCache> {
+  static async open(db: Db, options: { cacheDir?: string; onLoad?: (dict: Dictionary) => void } = {}): Promise<DictionaryCache> {
+    const onLoad = options.onLoad ?? (() => undefined);
     let cache: DictionaryCache | null = null;
     let changedWhileLoading = false;
     const unlisten = await db.listen(DICTIONARY_CHANNEL, () => {
@@ -40,7 +46,9 @@ export class DictionaryCache {
       else changedWhileLoading = true;
     });
     try {
-      cache = new DictionaryCache(db, await firstLoad(db, options.cacheDir));
+      const first = await firstLoad(db, options.cacheDir);
+      onLoad(first);
+      cache = new DictionaryCache(db, first, onLoad);
     } catch (err) {
       await unlisten();
       throw err;
@@ -70,7 +78,9 @@ export class DictionaryCache {
       do {
         this.#again = false;
         this.reloads++;
-        this.#current = await loadDictionary(this.db, this.#current.version + 1);
+        const next = await loadDictionary(this.db, this.#current.version + 1);
+        this.onLoad(next);
+        this.#current = next;
       } while (this.#again);
     })().finally(() => {
       this.#reloading = null;

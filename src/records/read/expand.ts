@@ -103,7 +103,7 @@ async function readDetails(rc: ReadContext, parent: Table, parentIds: number[], 
   const limit = o.top !== undefined ? ` AND x."$rn" <= ${sql.param(skip + o.top)}` : '';
   const text = `SELECT x."$row" FROM (SELECT ${proj.list}, d.${ident(link.dbName)} AS "$link", row_number() OVER (PARTITION BY d.${ident(link.dbName)} ORDER BY ${order}) AS "$rn" FROM ${ident(child.dbName)} d WHERE ${conds.join(' AND ')}) x WHERE x."$rn" > ${sql.param(skip)}${limit} ORDER BY x."$link", x."$rn"`;
   commands.set(`sql-command-${item.name}`, text);
-  const values = parentIds.length ? await queryPackedValues(rc.q, text, sql.values) : [];
+  const values = parentIds.length ? await queryPackedValues(rc.q, text, sql.values, proj.items) : [];
   return { child, link, proj, values };
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/types.js';
+import { fillKeptIdentifiers, type KeptIdentifiers } from './identifier-cache.js';
 import { runNamed } from './statements.js';
 
 type Row = Record<string, unknown>;
@@ -9,6 +10,8 @@ export interface SelectItem {
   name: string;
   /** How the JSON form differs from the value a plain column would give. */
   decode?: 'binary' | 'temporal';
+  /** A lookup's identifier taken from memory after the statement (which reads NULL for it); keyAt: the lookup's value. */
+  kept?: { source: KeptIdentifiers; keyAt: number };
 }
 
 /** Name of the single column that carries a packed row. */
@@ -94,13 +97,15 @@ export function rowsOfValues(items: readonly SelectItem[], rows: unknown[][]): R
   return rows.map((values) => rowOf(items, values, make));
 }
 
-/** Runs a statement whose select list is `packedSelect(items)` and returns each row's values. */
-export async function queryPackedValues(q: Queryable, text: string, values: readonly unknown[]): Promise<unknown[][]> {
+/** Runs a statement whose select list is `packedSelect(items)` and returns each row's values, kept identifiers put in. */
+export async function queryPackedValues(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[]): Promise<unknown[][]> {
   const { rows } = await runNamed<Record<string, string>>(q, text, values);
-  return rows.map((r) => packedValues(r[PACKED]!));
+  const out = rows.map((r) => packedValues(r[PACKED]!));
+  await fillKeptIdentifiers(q, items, out);
+  return out;
 }
 
 /** Runs a statement whose select list is `packedSelect(items)` and unpacks its rows. */
 export async function queryPacked(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[]): Promise<Row[]> {
-  return rowsOfValues(items, await queryPackedValues(q, text, values));
+  return rowsOfValues(items, await queryPackedValues(q, text, values, items));
 }

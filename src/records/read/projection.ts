@@ -2,6 +2,7 @@ import { ident } from '../../db/sql.js';
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import { fetchedColumns, outputColumns } from './output-columns.js';
 import { selectItems } from './select-list.js';
+import { keptIdentifiersSettled } from './identifier-cache.js';
 import { packedSelect, type SelectItem } from './packed-row.js';
 import { recordWriter, type RecordWriter } from '../record-text.js';
 
@@ -35,7 +36,8 @@ const byDictionary = new WeakMap<Dictionary, Map<string, Projection>>();
 export function projection(dict: Dictionary, table: Table, select: string[] | undefined, alias: string, link?: Column): Projection {
   let cache = byDictionary.get(dict);
   if (!cache) byDictionary.set(dict, (cache = new Map()));
-  const key = `${table.dbName}|${alias}|${select ? select.join(',').toLowerCase() : '*'}${link ? `|${link.dbName}` : ''}`;
+  // Statements read the identifiers of small tables themselves until those are counted.
+  const key = `${keptIdentifiersSettled(dict) ? 'k' : ''}|${table.dbName}|${alias}|${select ? select.join(',').toLowerCase() : '*'}${link ? `|${link.dbName}` : ''}`;
   let p = cache.get(key);
   if (!p) {
     const output = outputColumns(table, select);

@@ -84,7 +84,7 @@ export async function listRecords(rc: ReadContext, table: Table, o: ReadOptions,
     const told = countFromPage(rows, o.top, o.skip);
     return told === null ? total(o.skip + rows) : { rowCount: told, rowCountKind: 'exact' as const };
   };
-  const values = await queryPackedValues(rc.q, pageText, sql.values);
+  const values = await queryPackedValues(rc.q, pageText, sql.values, proj.items);
   const writer = textWriterOf(rc, table, proj, o);
   if (writer && !o.expand?.length) {
     // Written before the count is awaited: a waiting request then holds strings, not the page's values.
@@ -154,7 +154,7 @@ export async function getRecordJson(rc: ReadContext, table: Table, idText: strin
   const { proj, text, values } = singleRead(rc, table, idText, o.select);
   const writer = textWriterOf(rc, table, proj, o);
   if (!writer) return null;
-  const rows = await queryPackedValues(rc.q, text, values);
+  const rows = await queryPackedValues(rc.q, text, values, proj.items);
   if (!rows.length) return missing(rc, table, idText);
   const commands: SqlCommands = new Map([['sql-command', text]]);
   let details: DetailTexts | null = null;

@@ -3,6 +3,7 @@ import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import type { SelectItem } from './packed-row.js';
 import { sqlType } from '../../dictionary/ddl.js';
 import { hasTextKey } from '../reference-key.js';
+import { keptIdentifiersOf } from './identifier-cache.js';
 
 /** Suffixes of the extra result columns that carry a lookup's identifier and an image's data. */
 export const IDENT_SUFFIX = '$i';
@@ -32,6 +33,13 @@ export function identifierSql(dict: Dictionary, target: Table, keyColumn: string
   const key = target.byName.get(keyColumn.toLowerCase());
   if (!key) return null;
   const a = aliases.next();
+  const expr = identifierOfRow(dict, target, a, displayColumn, aliases, depth);
+  if (!expr) return null;
+  return whenNotNull(fkExpr, `(SELECT ${expr} FROM ${ident(target.dbName)} ${a} WHERE ${a}.${ident(key.dbName)} = ${fkExpr} LIMIT 1)`);
+}
+
+/** The identifier of the row of `target` under alias `a`, as identifierSql reads it. */
+export function identifierOfRow(dict: Dictionary, target: Table, a: string, displayColumn: string | null, aliases: AliasSource, depth = 0): string | null {
   const cols = displayColumn ? [target.byName.get(displayColumn.toLowerCase())].filter((c): c is Column => !!c) : identifierColumns(target);
   if (!cols.length) return null;
   const parts = cols.map((c) => {
@@ -43,8 +51,7 @@ export function identifierSql(dict: Dictionary, target: Table, keyColumn: string
     }
     return `${colExpr}::text`;
   });
-  const expr = parts.length === 1 ? parts[0] : `concat_ws('_', ${parts.join(', ')})`;
-  return whenNotNull(fkExpr, `(SELECT ${expr} FROM ${ident(target.dbName)} ${a} WHERE ${a}.${ident(key.dbName)} = ${fkExpr} LIMIT 1)`);
+  return parts.length === 1 ? parts[0]! : `concat_ws('_', ${parts.join(', ')})`;
 }
 
 /**
@@ -85,7 +92,11 @@ export function selectItems(dict: Dictionary, table: Table, columns: Column[], a
   for (const c of columns) {
     const valueExpr = c.columnSql ? `(${c.columnSql})` : `${a}.${ident(c.dbName)}`;
     out.push({ expr: valueExpr, name: c.dbName, decode: decodeOf(c) });
-    if (c.kind === 'foreign-key' && c.lookup) {
+    const kept = keptIdentifiersOf(dict, c);
+    if (kept) {
+      // Taken from memory after the statement: no lookup per row.
+      out.push({ expr: 'NULL', name: c.dbName + IDENT_SUFFIX, kept: { source: kept, keyAt: out.length - 1 } });
+    } else if (c.kind === 'foreign-key' && c.lookup) {
       const target = dict.byName.get(c.lookup.tableName.toLowerCase());
       const sql = target && identifierSql(dict, target, c.lookup.keyColumn, lookupKeyExpr(dict, c, valueExpr), c.lookup.displayColumn, aliases);
       if (sql) out.push({ expr: sql, name: c.dbName + IDENT_SUFFIX });

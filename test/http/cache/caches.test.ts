@@ -30,7 +30,7 @@ describe('caches', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.nodeId, server.services.nodes.id);
     const names = r.body.caches.map((c: { name: string }) => c.name);
-    assert.deepEqual(names, ['dictionary', 'AD_SysConfig', 'role access', 'verified access tokens', 'Workflow definitions', 'Workflow approvers']);
+    assert.deepEqual(names, ['dictionary', 'AD_SysConfig', 'role access', 'verified access tokens', 'Workflow definitions', 'Workflow approvers', 'reference identifiers']);
     for (const c of r.body.caches) assert.deepEqual(Object.keys(c), ['name', 'size', 'maxSize', 'hits', 'misses', 'expireMinutes']);
     const tokens = r.body.caches.find((c: { name: string }) => c.name === 'verified access tokens');
     assert.ok(tokens.size >= 2 && tokens.hits >= 1, JSON.stringify(tokens));

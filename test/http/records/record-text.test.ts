@@ -36,7 +36,7 @@ describe('records written as JSON text', () => {
       const writer = projectionWriter(dict, table, proj);
       assert.ok(writer, `${table.name} is written as text`);
       const text = statementText(proj, `FROM ${ident(table.dbName)} t ORDER BY t.${ident(key.dbName)} LIMIT 40`);
-      const values = await queryPackedValues(db, text, []);
+      const values = await queryPackedValues(db, text, [], proj.items);
       if (!values.length) continue;
       const texts = values.map((v) => recordText(writer, v));
       const rows = rowsOfValues(proj.items, values);

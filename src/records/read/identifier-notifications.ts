@@ -1,0 +1,23 @@
+import { CACHE_RESET_CHANNEL } from '../../cache/cache-registry.js';
+import type { ModelEvent, ModelEvents } from '../../events/model-events.js';
+import type { IdentifierCache } from './identifier-cache.js';
+import { identifierSources } from './identifier-targets.js';
+
+/**
+ * Keeps the kept identifiers true to committed data. A write to a table that identifiers show
+ * marks its transaction (which then reads them from the database); a change of an identifier's
+ * column, or a delete, empties them here at once and, on commit, on every instance. A new record
+ * needs neither: its key is not held, so its first read fetches it.
+ */
+export function watchIdentifierTables(events: ModelEvents, cache: IdentifierCache): void {
+  const on = async (e: ModelEvent) => {
+    const source = identifierSources(e.dict).get(e.table.dbName);
+    if (!source) return;
+    cache.changedBy(e.tx, e.table.dbName);
+    if (e.type === 'after-new') return;
+    if (e.type === 'after-change' && ![...e.changed].some((c) => source.columns.has(c))) return;
+    cache.clear();
+    await e.tx.notify(CACHE_RESET_CHANNEL, e.table.dbName);
+  };
+  for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, null, on);
+}
