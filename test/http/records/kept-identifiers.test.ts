@@ -124,9 +124,17 @@ describe('kept identifiers', () => {
     // A partner that still names it afterwards (no constraint holds it), written behind the API.
     await server.services.db.query('UPDATE c_bpartner SET c_bp_group_id = $1 WHERE c_bpartner_id = $2', [id, BP]);
     assert.equal((await partner(admin, BP)).C_BP_Group_ID!.identifier, 'Group to delete');
-    const del = await server.request('DELETE', `/api/v1/models/c_bp_group/${id}`, { token: admin });
-    if (del.status === 200) assert.equal((await partner(admin, BP)).C_BP_Group_ID!.identifier, undefined);
+    // The identifier is now kept. The partner lets go of the group (behind the API) so that the API deletes it,
+    // then names the deleted key again: the read must not show what was kept for it.
     await server.services.db.query('UPDATE c_bpartner SET c_bp_group_id = $1 WHERE c_bpartner_id = $2', [GROUP, BP]);
+    const del = await server.request('DELETE', `/api/v1/models/c_bp_group/${id}`, { token: admin });
+    assert.equal(del.status, 200, del.text);
+    await server.services.db.query('UPDATE c_bpartner SET c_bp_group_id = $1 WHERE c_bpartner_id = $2', [id, BP]);
+    try {
+      assert.equal((await partner(admin, BP)).C_BP_Group_ID!.identifier, undefined);
+    } finally {
+      await server.services.db.query('UPDATE c_bpartner SET c_bp_group_id = $1 WHERE c_bpartner_id = $2', [GROUP, BP]);
+    }
   });
 
   describe('on another instance sharing the database', { skip: !serverUrl }, () => {
