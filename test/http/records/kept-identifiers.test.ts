@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunningServer } from '../../../src/server.js';
 import { insertSeedRows } from '../../../src/seed/insert-rows.js';
 import { serverUrl } from '../../helpers/database.js';
-import { login } from '../../helpers/login.js';
+import { login, systemLogin } from '../../helpers/login.js';
 import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
 import { eventually } from '../../helpers/wait.js';
 
@@ -134,6 +134,27 @@ describe('kept identifiers', () => {
       assert.equal((await partner(admin, BP)).C_BP_Group_ID!.identifier, undefined);
     } finally {
       await server.services.db.query('UPDATE c_bpartner SET c_bp_group_id = $1 WHERE c_bpartner_id = $2', [GROUP, BP]);
+    }
+  });
+
+  it('a name changed by SQL outside the service shows once the caches of its table are reset', async () => {
+    const was = (await partner(admin, BP)).C_BP_Group_ID!.identifier;
+    await server.services.db.query('UPDATE c_bp_group SET name = $1 WHERE c_bp_group_id = $2', ['Renamed behind the service', GROUP]);
+    try {
+      // Kept: the write raised no event.
+      assert.equal((await partner(admin, BP)).C_BP_Group_ID!.identifier, was);
+      const reset = await server.request('DELETE', '/api/v1/caches?table_name=C_BP_Group', { token: await systemLogin(server) });
+      assert.equal(reset.status, 200, reset.text);
+      // The reset travels by NOTIFY, which reaches this instance a moment after the answer on a server.
+      let seen = was;
+      for (let i = 0; i < 150 && seen !== 'Renamed behind the service'; i++) {
+        seen = (await partner(admin, BP)).C_BP_Group_ID!.identifier;
+        if (seen !== 'Renamed behind the service') await new Promise((res) => setTimeout(res, 20));
+      }
+      assert.equal(seen, 'Renamed behind the service');
+    } finally {
+      await server.services.db.query('UPDATE c_bp_group SET name = $1 WHERE c_bp_group_id = $2', [was, GROUP]);
+      await server.request('DELETE', '/api/v1/caches?table_name=C_BP_Group', { token: await systemLogin(server) });
     }
   });
 
