@@ -83,7 +83,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, log });
   try {
     const identifiers = new IdentifierCache(db);
-    const dictionary = await DictionaryCache.open(db, { cacheDir: config.cacheDir, onLoad: (d) => void identifiers.adopt(d) });
+    const dictionary = await DictionaryCache.open(db, { cacheDir: config.cacheDir, onLoad: (d) => identifiers.adopt(d) });
     const sysConfig = new SysConfig(db);
     await sysConfig.listen(db);
     const events = new ModelEvents();

@@ -58,6 +58,8 @@ interface Generation {
   small: Set<string> | null;
   /** By table and display column (see keptKey). */
   kept: Map<string, KeptIdentifiers>;
+  /** Counts the tables once, when a read first asks (see keptIdentifiersOf); settles when counted. */
+  count: () => Promise<void>;
 }
 
 const generations = new WeakMap<Dictionary, Generation>();
@@ -79,15 +81,22 @@ export class IdentifierCache {
 
   /**
    * Takes a newly loaded dictionary: what was kept goes (an identifier's columns may have
-   * changed), and the tables are counted in the background; until then statements read every
-   * identifier themselves.
+   * changed). The tables are counted in the background when a read first needs them, not at the
+   * load: at a start that statement would touch dozens of cold tables before the first request.
+   * Until they are counted, statements read every identifier themselves.
    */
-  adopt(dict: Dictionary): Promise<void> {
+  adopt(dict: Dictionary): void {
     if (this.#live) this.#live.live = false;
-    const g: Generation = { cache: this, live: true, small: null, kept: new Map() };
+    let counting: Promise<void> | null = null;
+    const g: Generation = {
+      cache: this,
+      live: true,
+      small: null,
+      kept: new Map(),
+      count: () => (counting ??= this.#count(dict, g).catch(() => undefined)),
+    };
     generations.set(dict, g);
     this.#live = g;
-    return this.#count(dict, g).catch(() => undefined);
   }
 
   async #count(dict: Dictionary, g: Generation): Promise<void> {
@@ -161,7 +170,11 @@ export class IdentifierCache {
  */
 export function keptIdentifiersOf(dict: Dictionary, column: Column): KeptIdentifiers | null {
   const g = generations.get(dict);
-  if (!g?.small) return null;
+  if (!g) return null;
+  if (!g.small) {
+    void g.count();
+    return null;
+  }
   const target = keptIdentifierTarget(dict, column);
   if (!target || !(g.small.has(target.dbName) || everyTableHas(dict, column))) return null;
   return g.kept.get(keptKey(target, column)) ?? null;
@@ -170,6 +183,11 @@ export function keptIdentifiersOf(dict: Dictionary, column: Column): KeptIdentif
 /** Lookups showing the same column of the same table share their kept values. */
 function keptKey(target: Table, column: Column): string {
   return `${target.dbName}|${displayOf(column)}`;
+}
+
+/** Has the tables of a dictionary counted now rather than at the first read that needs them; settles when they are. */
+export async function countKeptIdentifierTables(dict: Dictionary): Promise<void> {
+  await generations.get(dict)?.count();
 }
 
 /** Whether the kept identifiers of a dictionary are settled (tables counted): reads' statements differ before and after. */
