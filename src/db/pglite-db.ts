@@ -8,12 +8,13 @@ const parsers: Record<number, (v: string, typeId?: number) => unknown> = {
 };
 
 /**
- * bytea parameters as PostgreSQL's hex text in one native step. PGlite's own serializer maps every
- * byte to a small string and joins them: for a 1 MB upload chunk that is about a hundred megabytes
- * of garbage, which the process's memory showed as growth of its own.
+ * bytea parameters as the bytes themselves: PGlite's protocol writer sends a Uint8Array in binary
+ * format, one copy of the chunk. PGlite's own serializer maps every byte to a small string and joins
+ * them (about a hundred megabytes of garbage for a 1 MB upload chunk), and even hex in one native
+ * step is a 2 MiB string that the writer encodes again and the database decodes.
  */
-export const serializers: Record<number, (v: unknown) => string> = {
-  [OID.bytea]: (v) => (v instanceof Uint8Array ? `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}` : String(v)),
+export const serializers: Record<number, (v: unknown) => string | Uint8Array> = {
+  [OID.bytea]: (v) => (v instanceof Uint8Array ? v : String(v)),
 };
 
 function wrapResult<R>(res: { rows: unknown[]; affectedRows?: number; fields?: { name: string; dataTypeID: number }[] }): QueryResult<R> {
@@ -86,7 +87,8 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dum
     dataDir: options.dataDir,
     loadDataDir: options.loadDataDir,
     parsers,
-    serializers,
+    // PGlite declares serializers as returning text; its writer takes bytes as well (binary format).
+    serializers: serializers as Record<number, (v: unknown) => string>,
     relaxedDurability: false,
     ...(options.sharedBuffersMb ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.sharedBuffersMb}MB`] } : {}),
   });

@@ -94,11 +94,11 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
     const u = await requireSession(s.db, req.params.uploadId, callerOf(req));
     if (u.status !== 'C') throw conflict('Request Error', 'The upload is not complete');
     if ((req.query as Record<string, unknown>).asJson !== undefined) {
-      return reply.type('application/json').send(base64JsonStream({ fileName: u.fileName, contentType: u.contentType }, 'data', chunkBytes(s.db, u.pk, u.totalChunks)));
+      return reply.type('application/json').send(base64JsonStream({ fileName: u.fileName, contentType: u.contentType }, 'data', chunkBytes(s.db, u)));
     }
     reply.type(u.contentType).header('Content-Length', String(u.fileSize));
     reply.header('Content-Disposition', `attachment; filename="${u.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`);
-    return reply.send(Readable.from(chunkBytes(s.db, u.pk, u.totalChunks)));
+    return reply.send(Readable.from(chunkBytes(s.db, u)));
   });
 
   await app.register(async (scope) => {

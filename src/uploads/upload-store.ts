@@ -4,7 +4,8 @@ import { insertRow } from '../auth/util.js';
 import type { AuthContext } from '../auth/context.js';
 import type { Queryable } from '../db/types.js';
 import { conflict, notFound } from '../errors.js';
-import type { SessionRequest, UploadLocation } from './upload-plan.js';
+import { byteaSlices } from '../db/bytea-slices.js';
+import { chunkLength, type SessionRequest, type UploadLocation } from './upload-plan.js';
 
 /**
  * Upload sessions live in REST_Upload and their chunks, one row each, in REST_UploadChunk, so
@@ -106,27 +107,24 @@ export async function storeChunk(q: Queryable, s: UploadSession, n: number, data
   await insertRow(q, 'REST_UploadChunk', { rest_upload_id: s.pk, chunkorder: n, receivedsize: data.length, sha256: sha, binarydata: data }, { clientId: s.clientId, userId: s.userId });
 }
 
-/** The chunks' bytes in order, one chunk in memory at a time. */
-export async function* chunkBytes(q: Queryable, pk: number, total: number): AsyncGenerator<Buffer> {
-  for (let n = 1; n <= total; n++) {
-    const { rows } = await q.query<{ binarydata: Buffer | Uint8Array }>('SELECT binarydata FROM rest_uploadchunk WHERE rest_upload_id = $1 AND chunkorder = $2', [pk, n]);
-    if (!rows[0]) throw notFound('Upload not found', `Chunk ${n} is missing`);
-    const b = rows[0].binarydata;
-    yield Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  }
+const CHUNK_SLICE_SQL = 'SELECT substring(binarydata from $1 for $2) AS b FROM rest_uploadchunk WHERE rest_upload_id = $3 AND chunkorder = $4';
+
+/** The file's bytes in order, chunk by chunk and each in slices (see byteaSlices). */
+export async function* chunkBytes(q: Queryable, s: UploadSession): AsyncGenerator<Buffer> {
+  for (let n = 1; n <= s.totalChunks; n++) yield* byteaSlices(q, CHUNK_SLICE_SQL, [s.pk, n], 0, chunkLength(s.fileSize, s.chunkSize, n));
 }
 
 /** The hash of the whole file, read over its chunks. */
 export async function fileSha256(q: Queryable, s: UploadSession): Promise<string> {
   const h = createHash('sha256');
-  for await (const b of chunkBytes(q, s.pk, s.totalChunks)) h.update(b);
+  for await (const b of chunkBytes(q, s)) h.update(b);
   return h.digest('hex');
 }
 
 /** The CRC-32 of the whole file (as a zip entry records it), read over its chunks. */
 export async function fileCrc32(q: Queryable, s: UploadSession): Promise<number> {
   let crc = 0;
-  for await (const b of chunkBytes(q, s.pk, s.totalChunks)) crc = crc32(b, crc);
+  for await (const b of chunkBytes(q, s)) crc = crc32(b, crc);
   return crc;
 }
 
