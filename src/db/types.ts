@@ -34,6 +34,15 @@ export interface Tx extends Queryable {
    * (an ended session, a dropped cache) without waiting for the notification's round trip.
    */
   notify(channel: string, payload: string): Promise<void>;
+  /** The transaction this one wraps (a write operation's view of its request's transaction), if any. */
+  readonly base?: Tx;
+}
+
+/** The transaction itself behind any wrappers of it: wrappers of one transaction share it. */
+export function baseTransaction(q: object): object {
+  let t = q as { base?: object };
+  while (t.base) t = t.base as { base?: object };
+  return t;
 }
 
 export type DbKind = 'pglite' | 'pg';

@@ -1,7 +1,7 @@
 import type { CacheSource } from '../../cache/cache-registry.js';
 import { NotifiedCache } from '../../cache/notified-cache.js';
 import { ident } from '../../db/sql.js';
-import type { Queryable } from '../../db/types.js';
+import { baseTransaction, type Queryable } from '../../db/types.js';
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import { displayOf, everyTableHas, identifierTables, keptIdentifierTarget } from './identifier-targets.js';
 import type { SelectItem } from './packed-row.js';
@@ -132,13 +132,15 @@ export class IdentifierCache {
 
   /** Marks `tx` as having written `table`: its reads of identifiers that show that table skip the kept ones. */
   changedBy(tx: object, table: string): void {
-    let set = this.#written.get(tx);
-    if (!set) this.#written.set(tx, (set = new Set()));
+    const key = baseTransaction(tx);
+    let set = this.#written.get(key);
+    if (!set) this.#written.set(key, (set = new Set()));
     set.add(table);
   }
 
+  /** Whether the transaction `q` belongs to (each write operation wraps it anew) wrote one of `tables`. */
   wrote(q: Queryable, tables: readonly string[]): boolean {
-    const set = this.#written.get(q);
+    const set = this.#written.get(baseTransaction(q));
     return !!set && tables.some((t) => set.has(t));
   }
 

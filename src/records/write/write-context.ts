@@ -52,6 +52,7 @@ export function createWriteContext(dict: Dictionary, auth: AuthContext, tx: Tx, 
   let wc: WriteContext;
   const pending = new PendingInserts(tx, memo, async (table, saved, columns) => emitModelEvent(wc, 'after-new', table, saved, null, columns));
   const flushing: Tx = {
+    base: tx,
     independent: tx.independent,
     async query(text, params, options) {
       await pending.flush();

@@ -143,6 +143,25 @@ describe('kept identifiers', () => {
     }
   });
 
+  it('a rename read inside a transaction that rolls back is not kept', async () => {
+    const was = (await partner(admin, BP)).C_BP_Group_ID!.identifier;
+    const batch = await server.request('POST', '/api/v1/batch?transaction=true', {
+      token: admin,
+      body: [
+        { method: 'PUT', path: `v1/models/c_bp_group/${GROUP}`, body: { Name: 'Renamed, then rolled back' } },
+        { method: 'PUT', path: `v1/models/c_bpartner/${BP}`, body: { Description: 'read inside the transaction' } },
+        { method: 'POST', path: 'v1/models/C_BPartner', body: { Name: 'Fails', C_BP_Group_ID: 999999999 } },
+      ],
+    });
+    assert.equal(batch.status, 400, batch.text);
+    assert.equal(batch.body[1].statusCode, 200, JSON.stringify(batch.body));
+    // Inside the transaction the partner's answer shows what the transaction wrote ...
+    assert.equal(batch.body[1].body.C_BP_Group_ID.identifier, 'Renamed, then rolled back');
+    // ... and after the rollback every read shows the committed name again.
+    assert.equal((await partner(admin, BP)).C_BP_Group_ID!.identifier, was);
+    assert.equal((await partner(admin, BP)).C_BP_Group_ID!.identifier, was);
+  });
+
   it('a name changed by SQL outside the service shows once the caches of its table are reset', async () => {
     const was = (await partner(admin, BP)).C_BP_Group_ID!.identifier;
     await server.services.db.query('UPDATE c_bp_group SET name = $1 WHERE c_bp_group_id = $2', ['Renamed behind the service', GROUP]);
