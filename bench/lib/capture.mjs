@@ -91,10 +91,11 @@ export async function captureCeilingSql({ root, databaseUrl, requests, env = {} 
 const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|START|SAVEPOINT|RELEASE|SET|SHOW|DISCARD)\b/i;
 
 /**
- * The statements one write runs: a recording instance answers `request` ({path, body}) twice,
- * and the statements of the second answer (all connections, transaction control left out) are
- * kept. The record that answer created is then removed through `cleanup(body)` (it gets the
- * client and the answer), so that a replay inserting the same keys meets no committed copy.
+ * The statements one write runs: a recording instance answers `request` ({path, body}) until two
+ * answers in a row run as many statements (its caches warm), and the statements of the last
+ * answer (all connections, transaction control left out) are kept. Every record an answer created
+ * is removed through `cleanup(body)` (it gets the answer), so that a replay inserting the same keys
+ * meets no committed copy.
  * Returns {statements, script}: the script replays them in one transaction that rolls back, so
  * every run finds the database as the previous one left it.
  */
@@ -117,11 +118,25 @@ export async function captureWriteSql({ root, databaseUrl, request, cleanup, env
       if (r.status < 200 || r.status > 299) throw new Error(`POST ${request.path} answered ${r.status}: ${text.slice(0, 800)}`);
       return JSON.parse(text);
     };
-    await send(); // warms the caches of the instance
-    recorder.clear();
-    const body = await send();
-    const statements = recorder.statements().filter((s) => !TRANSACTION_CONTROL.test(s.text));
-    await cleanup(body);
+    // Orders until two in a row run the same statements: the instance's caches are warm (some,
+    // like the kept identifiers, fill in the background after the first request that needs them),
+    // so the count is that of a service in use, not of its first requests.
+    const one = async () => {
+      recorder.clear();
+      const body = await send();
+      const statements = recorder.statements().filter((s) => !TRANSACTION_CONTROL.test(s.text));
+      await cleanup(body);
+      return statements;
+    };
+    await one();
+    let statements = await one();
+    for (let tries = 0; tries < 8; tries++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const next = await one();
+      const same = next.length === statements.length;
+      statements = next;
+      if (same) break;
+    }
     return { statements, script: `BEGIN;\n${pgbenchScript(statements)}ROLLBACK;\n` };
   } finally {
     if (server) await server.stop();
