@@ -26,7 +26,8 @@ export async function* byteaSlices(q: Queryable, select: string, params: readonl
     const { rows } = await q.query<{ b: Buffer | Uint8Array | null }>(sql, [from + done + 1, n, ...params]);
     if (rows.length === 0) throw new Error('the stored value is shorter than expected');
     for (const { b } of rows) {
-      if (!b) continue;
+      // A row without bytes would leave `done` where it is and read the same window forever.
+      if (!b || b.length === 0) throw new Error('the stored value is shorter than expected');
       yield Buffer.from(b.buffer, b.byteOffset, b.length);
       done += b.length;
     }

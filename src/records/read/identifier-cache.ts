@@ -9,7 +9,7 @@ import { AliasSource, identifierOfRow } from './select-list.js';
 import { runNamed } from './statements.js';
 
 /** A table with at most this many rows has its identifiers kept in memory. */
-export const SMALL_TABLE_ROWS = 1000;
+const SMALL_TABLE_ROWS = 1000;
 /** Entries kept per table: a small table that grew keeps its most used ones. */
 const MAX_ENTRIES = 5 * SMALL_TABLE_ROWS;
 
@@ -23,7 +23,7 @@ export class KeptIdentifiers {
 
   constructor(
     private readonly owner: Generation,
-    readonly table: Table,
+    table: Table,
     /** The tables whose writes change these identifiers. */
     readonly tables: readonly string[],
     expr: string,

@@ -6,7 +6,7 @@ import { identifierSources } from './identifier-targets.js';
 /**
  * Keeps the kept identifiers true to committed data. A write to a table that identifiers show
  * marks its transaction (which then reads them from the database); a change of an identifier's
- * column, or a delete, empties them here at once and, on commit, on every instance. A new record
+ * column, or a delete, empties them on every instance when it commits. A new record
  * needs neither: its key is not held, so its first read fetches it.
  */
 export function watchIdentifierTables(events: ModelEvents, cache: IdentifierCache): void {
@@ -16,7 +16,8 @@ export function watchIdentifierTables(events: ModelEvents, cache: IdentifierCach
     cache.changedBy(e.tx, e.table.dbName);
     if (e.type === 'after-new') return;
     if (e.type === 'after-change' && ![...e.changed].some((c) => source.columns.has(c))) return;
-    cache.clear();
+    // Every instance empties the cache when the write commits, this one included (tx.notify):
+    // until then the transaction reads these identifiers itself and others see the committed ones.
     await e.tx.notify(CACHE_RESET_CHANNEL, e.table.dbName);
   };
   for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, null, on);

@@ -9,7 +9,7 @@ import { identifierColumns } from './select-list.js';
  * Processed) are left out: the document engine writes their numbers with plain statements that
  * raise no model event, so no notification would tell that they changed.
  */
-export function mayKeepIdentifiers(table: Table): boolean {
+function mayKeepIdentifiers(table: Table): boolean {
   return !table.isView && !!table.keyColumn && sqlType(table.keyColumn) === 'bigint' && !table.byName.has('processed') && identifierColumns(table).length > 0;
 }
 

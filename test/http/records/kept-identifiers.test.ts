@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { RunningServer } from '../../../src/server.js';
+import { keptIdentifiersSettled } from '../../../src/records/read/identifier-cache.js';
 import { insertSeedRows } from '../../../src/seed/insert-rows.js';
 import { serverUrl } from '../../helpers/database.js';
 import { login, systemLogin } from '../../helpers/login.js';
@@ -47,6 +48,8 @@ describe('kept identifiers', () => {
   before(async () => {
     server = await startTestServer();
     const dict = server.services.dictionary.current;
+    // A start counts no table: that waits for the first read that needs the identifiers (see untilKept).
+    assert.equal(keptIdentifiersSettled(dict), false);
     const now = new Date().toISOString();
     const put = (table: string, rows: Record<string, unknown>[]) => insertSeedRows(server.services.db, dict.byName.get(table.toLowerCase())!, rows, now);
     await put('C_BP_Group', [{ C_BP_Group_ID: GROUP, AD_Client_ID: 11, AD_Org_ID: 0, Value: 'KEPT', Name: 'Kept group' }]);
