@@ -21,6 +21,8 @@ export async function freePort() {
  */
 /** The Node flags of `npm start` (package.json), so that the benchmark measures the service as it runs. */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=100'];
+/** The environment `npm start` sets (package.json): glibc's allocator returns large freed buffers at once. */
+export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
 
 export function startDictum({ root, databaseUrl, port, env = {}, nodeArgs = [], waitMs = 300_000 }) {
   return startProcess({ root, args: [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/src/main.js', 'serve'], databaseUrl, port, env, waitMs, readyPath: '/api/v1/health' });
@@ -34,7 +36,7 @@ export function startHandwritten({ root, databaseUrl, port, waitMs = 60_000 }) {
 async function startProcess({ root, args, databaseUrl, port, env, waitMs, readyPath, readyStatus = 200 }) {
   const child = spawn(process.execPath, args, {
     cwd: root,
-    env: { ...process.env, ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: env.LOG_LEVEL ?? 'silent' },
+    env: { ...process.env, ...SERVICE_ENV, ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: env.LOG_LEVEL ?? 'silent' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -89,6 +91,40 @@ export function readMemory(pid) {
   }
 }
 
+/**
+ * Resident memory of a process's WebAssembly memories (embedded PGlite). V8 reserves a memory's
+ * whole address range and makes the used part readable and writable: the memory is the run of
+ * read-write mappings that ends where an inaccessible guard of several GiB begins. Only the pages
+ * used count. 0 when the process has none or is gone.
+ */
+export function readWasmResident(pid) {
+  let text;
+  try {
+    text = fs.readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return 0;
+  }
+  const maps = [];
+  let cur = null;
+  for (const line of text.split('\n')) {
+    const h = /^([0-9a-f]+)-([0-9a-f]+) (\S+) /.exec(line);
+    if (h) {
+      cur = { start: BigInt(`0x${h[1]}`), end: BigInt(`0x${h[2]}`), perms: h[3], rss: 0 };
+      maps.push(cur);
+      continue;
+    }
+    const r = /^Rss:\s+(\d+) kB/.exec(line);
+    if (r && cur) cur.rss = Number(r[1]) * 1024;
+  }
+  const GUARD = 4n * 1024n ** 3n;
+  let total = 0;
+  for (let i = 1; i < maps.length; i++) {
+    if (maps[i].perms !== '---p' || maps[i].end - maps[i].start < GUARD) continue;
+    for (let j = i - 1; j >= 0 && maps[j].perms === 'rw-p' && maps[j].end === maps[j + 1].start; j--) total += maps[j].rss;
+  }
+  return total;
+}
+
 /** CPU time (user + system, in clock ticks) a process has used so far; null when it is gone. */
 export function readCpuTicks(pid) {
   try {
@@ -123,12 +159,14 @@ export async function waitIdle(pid, { maxMs = 30_000, busyShare = 0.05, ticksPer
  * Samples a process's resident memory every intervalMs until stopped. Keeps the peak overall
  * and per phase (set with phase(name)); VmHWM (the kernel's own high-water mark) backs it up.
  */
-export function watchMemory(pid, intervalMs = 100) {
+export function watchMemory(pid, intervalMs = 100, { wasm = false } = {}) {
   let peak = 0;
   let hwm = 0;
   let samples = 0;
   let current = null;
   const phases = new Map();
+  // With `wasm`, the largest resident WebAssembly memory seen in each phase too (a costlier read).
+  const wasmPhases = new Map();
   const sample = () => {
     const m = readMemory(pid);
     if (!m) return;
@@ -136,6 +174,7 @@ export function watchMemory(pid, intervalMs = 100) {
     peak = Math.max(peak, m.rss);
     hwm = Math.max(hwm, m.hwm);
     if (current) phases.set(current, Math.max(phases.get(current) ?? 0, m.rss));
+    if (current && wasm) wasmPhases.set(current, Math.max(wasmPhases.get(current) ?? 0, readWasmResident(pid)));
   };
   sample();
   const timer = setInterval(sample, intervalMs);
@@ -150,7 +189,7 @@ export function watchMemory(pid, intervalMs = 100) {
     stop() {
       sample();
       clearInterval(timer);
-      return { peak: Math.max(peak, hwm), sampledPeak: peak, hwm, samples, phases: Object.fromEntries(phases) };
+      return { peak: Math.max(peak, hwm), sampledPeak: peak, hwm, samples, phases: Object.fromEntries(phases), wasmPhases: Object.fromEntries(wasmPhases) };
     },
   };
 }

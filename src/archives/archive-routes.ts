@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../auth/context.js';
 import type { Table } from '../dictionary/model.js';
@@ -8,6 +7,7 @@ import type { Services } from '../services.js';
 import { archiveSlices, listArchives, readArchive } from './archive-store.js';
 import { base64JsonStream } from '../http/base64-json-stream.js';
 import { readableRecord } from './record-key.js';
+import { pieceStream } from '../http/byte-stream.js';
 
 type Params = { table: string; id: string; archiveId: string };
 
@@ -49,7 +49,7 @@ export async function archiveFile(s: Services, req: FastifyRequest, reply: Fasti
   if (typeof json === 'string' && json !== '') return reply.type('application/json').send(base64JsonStream({}, 'data', archiveSlices(s.db, archive)));
   reply.type(archive.contentType).header('Content-Length', String(archive.size));
   if (archive.name) reply.header('Content-Disposition', `inline; filename="${archive.name.replace(/["\\\r\n]/g, '_')}"`);
-  return reply.send(Readable.from(archiveSlices(s.db, archive)));
+  return reply.send(pieceStream(archiveSlices(s.db, archive)));
 }
 
 /** Archives are written by the service (reports, printed documents) only. */

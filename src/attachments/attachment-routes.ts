@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { assertWritableRow } from '../access/access.js';
 import type { AuthContext } from '../auth/context.js';
@@ -15,6 +14,7 @@ import { entryStream, fileEntries, findAttachment, readDirectory, zipSlices } fr
 import { base64JsonStream } from '../http/base64-json-stream.js';
 import { contentTypeOfName } from './content-type.js';
 import { decodeBase64Field } from './base64-field.js';
+import { pieceStream } from '../http/byte-stream.js';
 
 type Params = { id: string; fileName: string } & Record<string, string>;
 type Req = FastifyRequest<{ Params: Params }>;
@@ -183,5 +183,5 @@ function sendBytes(reply: FastifyReply, bytes: () => AsyncIterable<Buffer>, cont
   if (typeof json === 'string') return reply.type('application/json').send(base64JsonStream({}, 'data', bytes()));
   reply.type(contentType).header('Content-Length', String(size));
   reply.header('Content-Disposition', `attachment; filename="${fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`);
-  return reply.send(Readable.from(bytes()));
+  return reply.send(pieceStream(bytes()));
 }

@@ -5,6 +5,7 @@ import { byteaSlices } from '../db/bytea-slices.js';
 import type { Queryable } from '../db/types.js';
 import { ApiError } from '../errors.js';
 import { dataOffset, findEnd, LOCAL_HEADER_SIZE, MAX_TAIL, readCentralDirectory, type ZipEntry } from './zip-layout.js';
+import { pieceStream } from '../http/byte-stream.js';
 
 /**
  * Reading a record's attachment zip where it lies (AD_Attachment.BinaryData) by byte ranges: the
@@ -73,7 +74,7 @@ export async function entryStream(q: Queryable, a: AttachmentRow, entry: ZipEntr
   } catch (err) {
     throw unreadableAttachment(a.id, err);
   }
-  const raw = Readable.from(byteaSlices(q, SLICE_SQL, [a.id], start, entry.compressedSize));
+  const raw = pieceStream(byteaSlices(q, SLICE_SQL, [a.id], start, entry.compressedSize));
   if (entry.method === 0) return raw;
   if (entry.method !== 8) throw unreadableAttachment(a.id, `zip method ${entry.method} is not supported`);
   return pipeline(raw, createInflateRaw(), () => {}); // an error ends the response; the reply reports it

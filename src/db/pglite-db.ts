@@ -2,6 +2,7 @@ import v8 from 'node:v8';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { textParsers, OID, toBuffer } from './type-parsers.js';
 import type { Db, QueryResult, Tx, QueryOptions, Queryable } from './types.js';
+import { directParams, LARGE_BYTEA, runDirect } from './pglite-bytes.js';
 
 const parsers: Record<number, (v: string, typeId?: number) => unknown> = {
   ...textParsers,
@@ -29,12 +30,30 @@ function wrapResult<R>(res: { rows: unknown[]; affectedRows?: number; fields?: {
 
 let savepointCounter = 0;
 
-function wrapTx(tx: Transaction): Tx {
+/** A write whose parameters include a large bytea value and that answers no rows goes the direct way (see pglite-bytes). */
+const ANSWERS_NO_ROWS = /^\s*(INSERT|UPDATE)\b(?![\s\S]*\bRETURNING\b)/i;
+
+async function query<R>(pg: PGlite, inTransaction: boolean, run: () => Promise<Parameters<typeof wrapResult>[0]>, text: string, params: readonly unknown[]): Promise<QueryResult<R>> {
+  if (params.some((p) => p instanceof Uint8Array && p.length >= LARGE_BYTEA) && ANSWERS_NO_ROWS.test(text)) {
+    const direct = directParams(params);
+    if (direct) return { rows: [], rowCount: (await runDirect(pg, inTransaction, text, direct)).rowCount };
+  }
+  return wrapResult<R>(await run());
+}
+
+async function readBytea(pg: PGlite, inTransaction: boolean, text: string, params: readonly unknown[]): Promise<Buffer | null> {
+  const direct = directParams(params);
+  if (!direct) throw new Error('readBytea takes text, numbers, dates and bytes as parameters');
+  return (await runDirect(pg, inTransaction, text, direct)).value;
+}
+
+function wrapTx(pg: PGlite, tx: Transaction): Tx {
   const self: Tx = {
     independent: null,
     async query<R>(text: string, params: readonly unknown[] = [], _o?: QueryOptions) {
-      return wrapResult<R>(await tx.query(text, params as unknown[]));
+      return query<R>(pg, true, () => tx.query(text, params as unknown[]), text, params);
     },
+    readBytea: (text, params = []) => readBytea(pg, true, text, params),
     async savepoint<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
       const name = `sp_${++savepointCounter}`;
       await tx.query(`SAVEPOINT ${name}`);
@@ -97,13 +116,14 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dum
     kind: 'pglite',
     pglite: pg,
     async query<R>(text: string, params: readonly unknown[] = [], _o?: QueryOptions) {
-      return wrapResult<R>(await pg.query(text, params as unknown[]));
+      return query<R>(pg, false, () => pg.query(text, params as unknown[]), text, params);
     },
+    readBytea: (text, params = []) => readBytea(pg, false, text, params),
     async exec(sql: string) {
       await pg.exec(sql);
     },
     async tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-      return pg.transaction((t) => fn(wrapTx(t)));
+      return pg.transaction((t) => fn(wrapTx(pg, t)));
     },
     // One connection in all: statements of a request already run on it.
     connection<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {

@@ -11,6 +11,12 @@ export interface QueryOptions {
 
 export interface Queryable {
   query<R = Record<string, unknown>>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<R>>;
+  /**
+   * The first column of the first row of a query, a bytea value, as the bytes themselves (null for
+   * NULL or no row). Present where the database has a cheaper way to carry bytes than `query`
+   * (embedded PGlite: binary format, one copy); readers of large values use it when present.
+   */
+  readBytea?(text: string, params?: readonly unknown[]): Promise<Buffer | null>;
 }
 
 export interface IndependentOptions {

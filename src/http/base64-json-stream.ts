@@ -1,4 +1,5 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { pieceStream } from './byte-stream.js';
 
 /**
  * A JSON object whose last member is `key` holding bytes in base64, written as a stream: the
@@ -18,5 +19,5 @@ export function base64JsonStream(fields: Record<string, unknown>, key: string, b
     }
     yield `${rest.toString('base64')}"}`;
   }
-  return Readable.from(parts());
+  return pieceStream(parts());
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { assertWritableRow } from '../access/access.js';
 import { readableRecord } from '../archives/record-key.js';
@@ -20,6 +19,8 @@ import {
 } from './upload-store.js';
 import { UploadSigningSecret } from './signing-secret.js';
 import { PeriodicTask } from '../servers/periodic-task.js';
+import { pieceStream } from '../http/byte-stream.js';
+import { noteSpentBytes } from '../db/spent-bytes.js';
 
 type Params = { uploadId: string; chunkOrder: string };
 const PRESIGNED_PARAMS = Object.values(PRESIGN);
@@ -98,7 +99,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
     }
     reply.type(u.contentType).header('Content-Length', String(u.fileSize));
     reply.header('Content-Disposition', `attachment; filename="${u.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`);
-    return reply.send(Readable.from(chunkBytes(s.db, u)));
+    return reply.send(pieceStream(chunkBytes(s.db, u)));
   });
 
   await app.register(async (scope) => {
@@ -109,7 +110,14 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
     scope.put<{ Params: Params }>(
       '/api/v1/uploads/:uploadId/chunks/:chunkOrder',
       { bodyLimit: MAX_CHUNK_SIZE, onRequest: checkPresigned, config: { presignable: true, queryParameters: ['locale', ...PRESIGNED_PARAMS] } },
-      async (req) => putChunk(s, req, callerOf(req)),
+      async (req) => {
+        try {
+          return await putChunk(s, req, callerOf(req));
+        } finally {
+          if (Buffer.isBuffer(req.body)) noteSpentBytes(2 * req.body.length); // the body and the socket's pieces it came in
+          req.body = null;
+        }
+      },
     );
   });
 

@@ -4,16 +4,20 @@ import { randomBytes } from 'node:crypto';
 import { byteaSlices, SLICE_BYTES, WINDOW_BYTES } from '../../../src/db/bytea-slices.js';
 import { openPg } from '../../../src/db/pg-db.js';
 import { openPglite } from '../../../src/db/pglite-db.js';
-import type { Db } from '../../../src/db/types.js';
+import type { Db, Queryable } from '../../../src/db/types.js';
 import { freshDatabase, serverUrl, type FreshDatabase } from '../../helpers/database.js';
 
 const SELECT = 'SELECT substring(data from $1 for $2) AS b FROM slice_probe WHERE id = $3';
 
-/** Every piece of a read, checked against the size a piece may have. */
-async function read(db: Db, id: number, from: number, length: number): Promise<Buffer> {
+/**
+ * Every piece of a read, checked against the size a piece may have: a slice where the driver reads
+ * bytea as text (PostgreSQL), a whole window where it reads the bytes themselves (PGlite).
+ */
+async function read(db: Queryable, id: number, from: number, length: number): Promise<Buffer> {
+  const largest = db.readBytea ? WINDOW_BYTES : SLICE_BYTES;
   const pieces: Buffer[] = [];
   for await (const b of byteaSlices(db, SELECT, [id], from, length)) {
-    assert.ok(b.length > 0 && b.length <= SLICE_BYTES, `a piece of ${b.length} bytes`);
+    assert.ok(b.length > 0 && b.length <= largest, `a piece of ${b.length} bytes`);
     pieces.push(b);
   }
   return Buffer.concat(pieces);
@@ -51,6 +55,24 @@ describe('reading a bytea value in slices', () => {
     const length = WINDOW_BYTES + SLICE_BYTES + 10;
     assert.ok((await read(db, 1, from, length)).equals(odd.subarray(from, from + length)));
     assert.ok((await read(db, 1, odd.length - 1, 1)).equals(odd.subarray(odd.length - 1)));
+  });
+
+  it('reads whole windows where the database gives bytes as they are (embedded), inside a transaction too', { skip: serverUrl ? 'PGlite only' : false }, async () => {
+    assert.equal(typeof db.readBytea, 'function');
+    const sizes: number[] = [];
+    for await (const b of byteaSlices(db, SELECT, [1], 0, odd.length)) sizes.push(b.length);
+    assert.deepEqual(sizes, [WINDOW_BYTES, WINDOW_BYTES, odd.length - 2 * WINDOW_BYTES]);
+    const changed = Buffer.from(odd);
+    changed[WINDOW_BYTES + 1] ^= 0xff;
+    await assert.rejects(
+      db.tx(async (tx) => {
+        await tx.query('UPDATE slice_probe SET data = $1 WHERE id = 1', [changed]);
+        assert.ok((await read(tx, 1, 0, odd.length)).equals(changed), 'the transaction reads its own write');
+        throw new Error('roll back');
+      }),
+      /roll back/,
+    );
+    assert.ok((await read(db, 1, 0, odd.length)).equals(odd));
   });
 
   it('reads nothing for an empty range and refuses a value shorter than expected', async () => {
