@@ -9,7 +9,9 @@ import { noteSpentBytes } from './spent-bytes.js';
  * bytea parameter three times into its message: megabytes of short-lived buffers for each
  * megabyte, which an embedded service pays in resident memory until V8 collects them. Here a
  * message is built in one buffer of its exact size, a bytea value is read in binary format into
- * one buffer of its size, and nothing else is kept.
+ * one buffer of its size, and nothing else is kept. Notifications are not read on this path: the
+ * service sends them with `SELECT pg_notify` inside transactions (delivered at COMMIT, which goes
+ * PGlite's own way), and no trigger of its tables notifies.
  */
 
 /** A bytea parameter at least this large takes the direct path; smaller ones are not worth it. */
