@@ -15,35 +15,26 @@ export const SLICE_BYTES = 48 * 1024;
 /**
  * Reads bytes [from, from + length) of one bytea value, so the service holds one window (as rows
  * of SLICE_BYTES, or whole where the database reads bytes as they are) at a time however large the
- * value is. `select` is a query of one row whose first
- * parameter is the 1-based start and second the length, e.g. `SELECT substring(binarydata from $1
- * for $2) AS b FROM ad_archive WHERE ad_archive_id = $3` (the caller's own parameters follow).
+ * value is. `select` is a query of one row whose first parameter is the 1-based start and second
+ * the length, e.g. `SELECT substring(binarydata from $1 for $2) AS b FROM ad_archive WHERE
+ * ad_archive_id = $3` (the caller's own parameters follow).
  * The window is fetched once per query (MATERIALIZED: not once per row) and cut into rows there.
  */
 export async function* byteaSlices(q: Queryable, select: string, params: readonly unknown[], from: number, length: number): AsyncGenerator<Buffer> {
-  if (q.readBytea) {
-    // The bytes come as they are, one copy per window: no slicing needed.
-    for (let done = 0; done < length; ) {
-      const n = Math.min(WINDOW_BYTES, length - done);
-      const b = await q.readBytea(select, [from + done + 1, n, ...params]);
-      if (!b || b.length === 0) throw new Error('the stored value is shorter than expected');
-      yield b;
-      done += b.length;
-      noteSpentBytes(b.length);
-    }
-    return;
-  }
-  const sql = `WITH w AS MATERIALIZED (${select})
+  const sliced = `WITH w AS MATERIALIZED (${select})
     SELECT substring(w.b from s.at for ${SLICE_BYTES}) AS b FROM w, generate_series(1, octet_length(w.b), ${SLICE_BYTES}) AS s(at) ORDER BY s.at`;
   for (let done = 0; done < length; ) {
     const n = Math.min(WINDOW_BYTES, length - done);
-    const { rows } = await q.query<{ b: Buffer | Uint8Array | null }>(sql, [from + done + 1, n, ...params]);
-    if (rows.length === 0) throw new Error('the stored value is shorter than expected');
-    for (const { b } of rows) {
-      // A row without bytes would leave `done` where it is and read the same window forever.
+    const windowParams = [from + done + 1, n, ...params];
+    // Where the database gives the bytes as they are, one piece per window: no slicing needed.
+    const pieces = q.readBytea ? [await q.readBytea(select, windowParams)] : (await q.query<{ b: Buffer | Uint8Array | null }>(sliced, windowParams)).rows.map((r) => r.b);
+    if (pieces.length === 0) throw new Error('the stored value is shorter than expected');
+    for (const b of pieces) {
+      // A piece without bytes would leave `done` where it is and read the same window forever.
       if (!b || b.length === 0) throw new Error('the stored value is shorter than expected');
       yield Buffer.from(b.buffer, b.byteOffset, b.length);
       done += b.length;
+      noteSpentBytes(b.length);
     }
   }
 }

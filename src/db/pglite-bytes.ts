@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { AnswerReader } from './answer-reader.js';
 import { noteSpentBytes } from './spent-bytes.js';
 
@@ -33,12 +33,12 @@ export function directParams(params: readonly unknown[]): Param[] | null {
   return out;
 }
 
-/** Parse, Bind (bytes in binary format, the rest as text), Execute and Sync of the unnamed statement, in one buffer. */
-export function statementMessage(sql: string, params: readonly Param[], binaryResults: boolean): Uint8Array {
+/** Parse, Bind (bytes in binary format, the rest as text; results in binary format), Execute and Sync of the unnamed statement, in one buffer. */
+function statementMessage(sql: string, params: readonly Param[]): Uint8Array {
   const text = params.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p));
   const sqlBytes = Buffer.from(sql, 'utf8');
   const parseLength = 4 + 1 + sqlBytes.length + 1 + 2;
-  const bindLength = 4 + 1 + 1 + 2 + 2 * params.length + 2 + text.reduce((n, p) => n + 4 + (p ? p.length : 0), 0) + 2 + (binaryResults ? 2 : 0);
+  const bindLength = 4 + 1 + 1 + 2 + 2 * params.length + 2 + text.reduce((n, p) => n + 4 + (p ? p.length : 0), 0) + 2 + 2;
   const out = Buffer.allocUnsafe(1 + parseLength + 1 + bindLength + 10 + 5);
   let at = 0;
   out[at++] = 0x50; // Parse
@@ -63,8 +63,8 @@ export function statementMessage(sql: string, params: readonly Param[], binaryRe
       at += p.length;
     }
   }
-  at = out.writeInt16BE(binaryResults ? 1 : 0, at);
-  if (binaryResults) at = out.writeInt16BE(1, at);
+  at = out.writeInt16BE(1, at); // one result format for all columns:
+  at = out.writeInt16BE(1, at); // binary
   out[at++] = 0x45; // Execute
   at = out.writeInt32BE(9, at);
   out[at++] = 0;
@@ -75,12 +75,13 @@ export function statementMessage(sql: string, params: readonly Param[], binaryRe
 }
 
 /**
- * Runs one statement and reads the first column of its first row (a bytea value, in binary format).
- * `inTransaction`: the caller's PGlite transaction holds the connection, so only the statement lock
- * is taken, as PGlite's own transaction queries do.
+ * Runs one statement on `pg` and reads the first column of its first row (a bytea value, in binary
+ * format). Inside a PGlite transaction (`on` is that transaction), which holds the connection, only
+ * the statement lock is taken, as PGlite's own transaction queries do.
  */
-export async function runDirect(pg: PGlite, inTransaction: boolean, sql: string, params: readonly Param[]): Promise<AnswerReader> {
-  const message = statementMessage(sql, params, true);
+export async function runDirect(pg: PGlite, on: PGlite | Transaction, sql: string, params: readonly Param[]): Promise<AnswerReader> {
+  const inTransaction = on !== pg;
+  const message = statementMessage(sql, params);
   const reader = new AnswerReader();
   const run = () => pg._runExclusiveQuery(() => pg.execProtocolRawStream(message, { syncToFs: !inTransaction, onRawData: (piece) => reader.feed(piece) }));
   await (inTransaction ? run() : pg._runExclusiveTransaction(run));

@@ -33,27 +33,28 @@ let savepointCounter = 0;
 /** A write whose parameters include a large bytea value and that answers no rows goes the direct way (see pglite-bytes). */
 const ANSWERS_NO_ROWS = /^\s*(INSERT|UPDATE)\b(?![\s\S]*\bRETURNING\b)/i;
 
-async function query<R>(pg: PGlite, inTransaction: boolean, run: () => Promise<Parameters<typeof wrapResult>[0]>, text: string, params: readonly unknown[]): Promise<QueryResult<R>> {
+/** A statement on `on` (the database, or a transaction of it). */
+async function query<R>(pg: PGlite, on: PGlite | Transaction, text: string, params: readonly unknown[]): Promise<QueryResult<R>> {
   if (params.some((p) => p instanceof Uint8Array && p.length >= LARGE_BYTEA) && ANSWERS_NO_ROWS.test(text)) {
     const direct = directParams(params);
-    if (direct) return { rows: [], rowCount: (await runDirect(pg, inTransaction, text, direct)).rowCount };
+    if (direct) return { rows: [], rowCount: (await runDirect(pg, on, text, direct)).rowCount };
   }
-  return wrapResult<R>(await run());
+  return wrapResult<R>(await on.query(text, params as unknown[]));
 }
 
-async function readBytea(pg: PGlite, inTransaction: boolean, text: string, params: readonly unknown[]): Promise<Buffer | null> {
+async function readBytea(pg: PGlite, on: PGlite | Transaction, text: string, params: readonly unknown[]): Promise<Buffer | null> {
   const direct = directParams(params);
   if (!direct) throw new Error('readBytea takes text, numbers, dates and bytes as parameters');
-  return (await runDirect(pg, inTransaction, text, direct)).value;
+  return (await runDirect(pg, on, text, direct)).value;
 }
 
 function wrapTx(pg: PGlite, tx: Transaction): Tx {
   const self: Tx = {
     independent: null,
     async query<R>(text: string, params: readonly unknown[] = [], _o?: QueryOptions) {
-      return query<R>(pg, true, () => tx.query(text, params as unknown[]), text, params);
+      return query<R>(pg, tx, text, params);
     },
-    readBytea: (text, params = []) => readBytea(pg, true, text, params),
+    readBytea: (text, params = []) => readBytea(pg, tx, text, params),
     async savepoint<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
       const name = `sp_${++savepointCounter}`;
       await tx.query(`SAVEPOINT ${name}`);
@@ -116,9 +117,9 @@ export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dum
     kind: 'pglite',
     pglite: pg,
     async query<R>(text: string, params: readonly unknown[] = [], _o?: QueryOptions) {
-      return query<R>(pg, false, () => pg.query(text, params as unknown[]), text, params);
+      return query<R>(pg, pg, text, params);
     },
-    readBytea: (text, params = []) => readBytea(pg, false, text, params),
+    readBytea: (text, params = []) => readBytea(pg, pg, text, params),
     async exec(sql: string) {
       await pg.exec(sql);
     },

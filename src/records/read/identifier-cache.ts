@@ -14,8 +14,9 @@ const SMALL_TABLE_ROWS = 1000;
 const MAX_ENTRIES = 5 * SMALL_TABLE_ROWS;
 
 /**
- * The kept identifiers of one table (or the values of one display column of it), for one dictionary version. A key not held is read from the
- * database with the same expression the statements use, and kept when that read may be.
+ * The kept identifiers of one table (or the values of one display column of it), for one
+ * dictionary version. A key not held is read from the database with the same expression the
+ * statements use, and kept when that read may be.
  */
 export class KeptIdentifiers {
   readonly entries = new NotifiedCache<number, string | null>(MAX_ENTRIES);
@@ -68,7 +69,8 @@ const generations = new WeakMap<Dictionary, Generation>();
  * Identifiers of the records of small tables (clients, organisations, groups, currencies,
  * payment terms, price lists, ...) and of the users every record names as its writers, kept per
  * instance so that a read's statement need not look each one up per row. A table is small when
- * it held at most SMALL_TABLE_ROWS rows when the dictionary was loaded. Writes empty the kept identifiers on every instance through the cache
+ * it held at most SMALL_TABLE_ROWS rows when its dictionary's tables were counted (at the first
+ * read that needed them). Writes empty the kept identifiers on every instance through the cache
  * reset channel (see identifier-notifications.ts); a transaction that wrote a table reads that
  * table's identifiers from the database, as it sees them.
  */

@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { directParams, LARGE_BYTEA } from '../../../src/db/pglite-bytes.js';
 import { openPglite } from '../../../src/db/pglite-db.js';
-import type { Db } from '../../../src/db/types.js';
 
 describe('large bytes on embedded PGlite, spoken in the wire protocol directly', () => {
-  let db: Db;
+  let db: Awaited<ReturnType<typeof openPglite>>;
   const big = randomBytes(3 * LARGE_BYTEA + 17);
 
   before(async () => {
@@ -56,6 +55,32 @@ describe('large bytes on embedded PGlite, spoken in the wire protocol directly',
       await tx.query('INSERT INTO bytes_probe (id, data) VALUES ($1, $2)', [4, big]);
       assert.ok((await tx.readBytea!('SELECT data FROM bytes_probe WHERE id = 4'))?.equals(big));
     });
+  });
+
+  it('takes the direct way for large bytes in writes that return no rows, and only there', async () => {
+    const pg = db.pglite;
+    const raw = pg.execProtocolRawStream.bind(pg);
+    let direct = 0;
+    pg.execProtocolRawStream = (message, options) => {
+      direct++;
+      return raw(message, options);
+    };
+    try {
+      const count = async (work: () => Promise<unknown>) => {
+        direct = 0;
+        await work();
+        return direct;
+      };
+      assert.equal(await count(() => db.query('INSERT INTO bytes_probe (id, data) VALUES ($1, $2)', [10, big])), 1);
+      assert.equal(await count(() => db.tx((tx) => tx.query('UPDATE bytes_probe SET data = $1 WHERE id = 10', [big]))), 1);
+      assert.equal(await count(() => db.query('INSERT INTO bytes_probe (id, data) VALUES ($1, $2)', [11, big.subarray(0, LARGE_BYTEA - 1)])), 0);
+      assert.equal(await count(() => db.query('INSERT INTO bytes_probe (id, data) VALUES ($1, $2) RETURNING id', [12, big])), 0);
+      assert.equal(await count(() => db.query("INSERT INTO bytes_probe (id, label, data) VALUES ($1, $2::jsonb->>'a', $3)", [13, { a: 'x' }, big])), 0);
+      assert.equal(await count(() => db.query('SELECT octet_length($1::bytea) AS n', [big])), 0);
+      assert.equal((await db.query<{ label: string }>('SELECT label FROM bytes_probe WHERE id = 13')).rows[0]?.label, 'x');
+    } finally {
+      pg.execProtocolRawStream = raw;
+    }
   });
 
   it('leaves parameters it cannot write as text to the usual path', () => {
