@@ -21,8 +21,8 @@ export async function freePort() {
  */
 /** The Node flags of `npm start` (package.json), so that the benchmark measures the service as it runs. */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=100'];
-/** The environment `npm start` sets (package.json): glibc's allocator returns large freed buffers at once. */
-export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' };
+/** The environment `npm start` sets (package.json): glibc's allocator returns large freed buffers at once and keeps two arenas. */
+export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' };
 
 export function startDictum({ root, databaseUrl, port, env = {}, nodeArgs = [], waitMs = 300_000 }) {
   return startProcess({ root, args: [...SERVICE_NODE_FLAGS, ...nodeArgs, 'dist/src/main.js', 'serve'], databaseUrl, port, env, waitMs, readyPath: '/api/v1/health' });
@@ -156,14 +156,30 @@ export async function waitIdle(pid, { maxMs = 30_000, busyShare = 0.05, ticksPer
 }
 
 /**
+ * Starts a process's high-water mark (VmHWM) afresh: Linux does so on a 5 written to clear_refs.
+ * False where that is not allowed; then only samples tell a phase's peak.
+ */
+function resetPeak(pid) {
+  try {
+    fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Samples a process's resident memory every intervalMs until stopped. Keeps the peak overall
- * and per phase (set with phase(name)); VmHWM (the kernel's own high-water mark) backs it up.
+ * (VmHWM, the kernel's own high-water mark, backs it up) and per phase (set with phase(name)).
+ * The high-water mark starts afresh with each phase, so a phase's peak is exact, even one that
+ * lasts less than a sampling interval; `exactPhases` says whether the kernel allowed that.
  */
 export function watchMemory(pid, intervalMs = 100, { wasm = false } = {}) {
   let peak = 0;
   let hwm = 0;
   let samples = 0;
   let current = null;
+  let exactPhases = false;
   const phases = new Map();
   // With `wasm`, the largest resident WebAssembly memory seen in each phase too (a costlier read).
   const wasmPhases = new Map();
@@ -173,7 +189,7 @@ export function watchMemory(pid, intervalMs = 100, { wasm = false } = {}) {
     samples++;
     peak = Math.max(peak, m.rss);
     hwm = Math.max(hwm, m.hwm);
-    if (current) phases.set(current, Math.max(phases.get(current) ?? 0, m.rss));
+    if (current) phases.set(current, Math.max(phases.get(current) ?? 0, m.rss, exactPhases ? m.hwm : 0));
     if (current && wasm) wasmPhases.set(current, Math.max(wasmPhases.get(current) ?? 0, readWasmResident(pid)));
   };
   sample();
@@ -182,6 +198,7 @@ export function watchMemory(pid, intervalMs = 100, { wasm = false } = {}) {
   return {
     phase(name) {
       sample();
+      exactPhases = resetPeak(pid);
       current = name;
       sample();
     },
@@ -189,7 +206,7 @@ export function watchMemory(pid, intervalMs = 100, { wasm = false } = {}) {
     stop() {
       sample();
       clearInterval(timer);
-      return { peak: Math.max(peak, hwm), sampledPeak: peak, hwm, samples, phases: Object.fromEntries(phases), wasmPhases: Object.fromEntries(wasmPhases) };
+      return { peak: Math.max(peak, hwm), sampledPeak: peak, hwm, samples, exactPhases, phases: Object.fromEntries(phases), wasmPhases: Object.fromEntries(wasmPhases) };
     },
   };
 }

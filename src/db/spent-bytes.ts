@@ -24,8 +24,10 @@ export function noteSpentBytes(n: number): void {
   if (spent < RELEASE_BYTES || scheduled) return;
   spent = 0;
   scheduled = true;
-  // After the caller's work has returned, so that what it still held is garbage too.
-  setImmediate(() => {
+  // At the caller's next await, so that what it still held is garbage too. Not on a later turn of
+  // the event loop: on the embedded database a query resolves without one, so a whole file's
+  // hash check ran before such a collection (32 MB of spent windows held, measured).
+  queueMicrotask(() => {
     scheduled = false;
     collector()?.();
   });

@@ -28,6 +28,23 @@ describe('spent large buffers', () => {
     assert.ok(big >= 1, `one full collection, ${big} seen`);
   });
 
+  it('collect within work that awaits only promises, as reads on the embedded database do', async () => {
+    // Such a loop never lets the event loop turn: a collection left for a later turn would come after it.
+    const starts: number[] = [];
+    const observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if ((e as unknown as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) starts.push(e.startTime);
+    });
+    observer.observe({ entryTypes: ['gc'] });
+    for (let i = 0; i < 17; i++) {
+      noteSpentBytes(MB);
+      await Promise.resolve();
+    }
+    const loopEnd = performance.now();
+    await sleep(100);
+    observer.disconnect();
+    assert.ok(starts.some((t) => t < loopEnd), `a full collection before the loop ended; collections at ${starts.join(', ')}, loop ended at ${loopEnd}`);
+  });
+
   it('do not collect on every buffer', async () => {
     const small = await fullCollections(() => noteSpentBytes(MB));
     assert.equal(small, 0);
