@@ -6,6 +6,7 @@ import type { AuthContext } from '../auth/context.js';
 import type { Tx } from '../db/types.js';
 import { ApiError, conflict } from '../errors.js';
 import { fileCrc32, type UploadSession } from './upload-store.js';
+import { withAssembledFile } from './assembled-file.js';
 
 /**
  * Adds a completed upload to a record's attachment as a stored entry appended to its zip. The
@@ -22,16 +23,12 @@ export async function copyToAttachment(tx: Tx, auth: AuthContext, t: AttachmentT
     { cdOffset: dir.cdOffset, centralDirectory: dir.centralDirectory, count: dir.entries.length },
     { name: u.fileName, size: u.fileSize, crc32: await fileCrc32(tx, u), modified: new Date() },
   );
-  // One aggregate builds the new value (the old entries, the new header, the chunks, the new
-  // directory): chained || would copy the whole value once per operator.
-  await tx.query(
-    `UPDATE ad_attachment SET binarydata = (
-        SELECT string_agg(p.bytes, ''::bytea ORDER BY p.ord) FROM (
-          SELECT 0 AS ord, substring(coalesce(a.binarydata, ''::bytea) from 1 for $1) || $2::bytea AS bytes FROM ad_attachment a WHERE a.ad_attachment_id = $6
-          UNION ALL SELECT c.chunkorder, c.binarydata FROM rest_uploadchunk c WHERE c.rest_upload_id = $3
-          UNION ALL SELECT 2147483647, $4::bytea) p),
-        updated = now(), updatedby = $5
-      WHERE ad_attachment_id = $6`,
-    [dir.cdOffset, head, u.pk, tail, auth.userId, row.id],
+  // The new value: the old entries, the new entry's header, the chunks, the new directory.
+  const before = {
+    sql: 'SELECT substring(coalesce(a.binarydata, \'\'::bytea) from 1 for $1) || $2::bytea FROM ad_attachment a WHERE a.ad_attachment_id = $3',
+    params: [dir.cdOffset, head, row.id],
+  };
+  await withAssembledFile(tx, u, { before, after: tail }, (oid) =>
+    tx.query('UPDATE ad_attachment SET binarydata = lo_get($1::oid), updated = now(), updatedby = $2 WHERE ad_attachment_id = $3', [oid, auth.userId, row.id]),
   );
 }

@@ -6,6 +6,7 @@ import { writeArchive } from '../archives/archive-store.js';
 import { lockAttachmentTarget } from '../attachments/attachment-routes.js';
 import { base64JsonStream } from '../http/base64-json-stream.js';
 import { copyToAttachment } from './attachment-copy.js';
+import { withAssembledFile } from './assembled-file.js';
 import { insertRow } from '../auth/util.js';
 import type { Tx } from '../db/types.js';
 import { badRequest, conflict, unauthorized } from '../errors.js';
@@ -15,7 +16,7 @@ import {
   chunkLength, FIRST_CHUNK, LOCATIONS, MAX_CHUNK_SIZE, MAX_EXPIRES_SECONDS, parseChunkSha256, parseSessionRequest, parseTotalChunks, presignQuery, PRESIGN, verifyPresigned, type UploadLocation,
 } from './upload-plan.js';
 import {
-  chunkBytes, chunkInfos, createSession, deleteSession, fileSql, fileSha256, markCompleted, pendingSessions, purgeExpired, requireSession, storeChunk, type UploadSession,
+  chunkBytes, chunkInfos, createSession, deleteSession, fileSha256, markCompleted, pendingSessions, purgeExpired, requireSession, storeChunk, type UploadSession,
 } from './upload-store.js';
 import { UploadSigningSecret } from './signing-secret.js';
 import { PeriodicTask } from '../servers/periodic-task.js';
@@ -198,14 +199,14 @@ async function copyUpload(s: Services, req: FastifyRequest<{ Params: Params }>, 
     const id = await writeArchive(tx, auth, {
       name: u.fileName, contentType: u.contentType, data: Buffer.alloc(0), isReport: false, processId: null, tableId: target?.table.id ?? 0, recordId: record?.id ?? 0,
     });
-    await tx.query(`UPDATE ad_archive SET binarydata = ${fileSql()} WHERE ad_archive_id = $2`, [u.pk, id]);
+    await withAssembledFile(tx, u, {}, (oid) => tx.query('UPDATE ad_archive SET binarydata = lo_get($1::oid) WHERE ad_archive_id = $2', [oid, id]));
     return { uploadId: u.uploadId, copyLocation: location, tableName: 'AD_Archive', id, uuid: await uuOf('ad_archive', id) };
   }
 
   const imageTable = tableFromPath(s, 'ad_image');
   assertWritableRow(auth, imageTable, auth.clientId, auth.orgId, 'create');
   const id = await insertRow(tx, 'AD_Image', { name: u.fileName.slice(0, 60), binarydata: null }, { clientId: auth.clientId, orgId: auth.orgId, userId: auth.userId });
-  await tx.query(`UPDATE ad_image SET binarydata = ${fileSql()} WHERE ad_image_id = $2`, [u.pk, id]);
+  await withAssembledFile(tx, u, {}, (oid) => tx.query('UPDATE ad_image SET binarydata = lo_get($1::oid) WHERE ad_image_id = $2', [oid, id]));
   await tx.query('UPDATE rest_upload SET ad_image_id = $1 WHERE rest_upload_id = $2', [id, u.pk]);
   return { uploadId: u.uploadId, copyLocation: location, tableName: 'AD_Image', id, uuid: await uuOf('ad_image', id) };
 }

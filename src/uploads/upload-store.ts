@@ -128,9 +128,6 @@ export async function fileCrc32(q: Queryable, s: UploadSession): Promise<number>
   return crc;
 }
 
-/** SQL of the whole file assembled in PostgreSQL from the chunks of the upload whose key is parameter `p`. */
-export const fileSql = (p = '$1'): string => `(SELECT string_agg(c.binarydata, ''::bytea ORDER BY c.chunkorder) FROM rest_uploadchunk c WHERE c.rest_upload_id = ${p})`;
-
 export async function markCompleted(q: Queryable, pk: number): Promise<void> {
   await q.query(`UPDATE rest_upload SET status = 'C', updated = now() WHERE rest_upload_id = $1`, [pk]);
 }

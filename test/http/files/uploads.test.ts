@@ -36,8 +36,8 @@ describe('chunked uploads', () => {
     assert.equal(r.status, 201, r.text);
     return r.body as { uploadId: string; chunkSize: number; expiresAt: string; presignedURL: string };
   };
-  const complete = async (token: string, location = 'ARCHIVE') => {
-    const s = await session(token, location);
+  const complete = async (token: string, location = 'ARCHIVE', extra: Record<string, unknown> = {}) => {
+    const s = await session(token, location, extra);
     assert.equal((await put(s.uploadId, 2, chunk2, { token })).status, 200);
     assert.equal((await put(s.uploadId, 1, chunk1, { token })).status, 200);
     return s.uploadId;
@@ -196,14 +196,23 @@ describe('chunked uploads', () => {
     assert.equal(again.status, 409, 'the name is attached already');
     const note = await server.request('POST', '/api/v1/models/m_product/144/attachments', { token: admin, body: { name: 'note.txt', data: Buffer.from('a note').toString('base64') } });
     assert.equal(note.status, 201, note.text);
+    // A second upload goes after the entries already there, which stay as they were.
+    const second = await complete(admin, 'ARCHIVE', { fileName: 'second.png' });
+    const toSame = await server.request('POST', `/api/v1/uploads/${second}/copy`, { token: admin, body: { copyLocation: 'ATTACHMENT', tableName: 'm_product', recordId: '144' } });
+    assert.equal(toSame.status, 202, toSame.text);
     const listed = await server.request('GET', '/api/v1/models/m_product/144/attachments', { token: admin });
-    assert.deepEqual((listed.body.attachments as { name: string }[]).map((e) => e.name).sort(), ['emoji_wallpaper.png', 'note.txt']);
+    assert.deepEqual((listed.body.attachments as { name: string }[]).map((e) => e.name).sort(), ['emoji_wallpaper.png', 'note.txt', 'second.png']);
+    const { rows: objects } = await server.services.db.query<{ n: string }>('SELECT count(*) AS n FROM pg_largeobject_metadata');
+    assert.equal(Number(objects[0]!.n), 0, 'the file was assembled in a large object that is gone');
+    const secondEntry = await fetch(`${server.url}/api/v1/models/m_product/144/attachments/second.png`, { headers: { authorization: `Bearer ${admin}` } });
+    assert.equal(sha(Buffer.from(await secondEntry.arrayBuffer())), sha(file));
     const asJson = await server.request('GET', '/api/v1/models/m_product/144/attachments/emoji_wallpaper.png?json=true', { token: admin });
     assert.equal(sha(Buffer.from(asJson.body.data as string, 'base64')), sha(file));
     const zip = await fetch(`${server.url}/api/v1/models/m_product/144/attachments/zip`, { headers: { authorization: `Bearer ${admin}` } });
     const entries = unzipSync(new Uint8Array(await zip.arrayBuffer()));
     assert.equal(sha(entries['emoji_wallpaper.png']!), sha(file));
     assert.equal(Buffer.from(entries['note.txt']!).toString(), 'a note');
+    assert.equal(sha(entries['second.png']!), sha(file));
     assert.equal((await server.request('DELETE', '/api/v1/models/m_product/144/attachments', { token: admin })).status, 200);
     assert.equal((await server.request('DELETE', '/api/v1/models/m_product/144/attachments', { token: admin })).status, 404);
 
