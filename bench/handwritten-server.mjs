@@ -6,16 +6,10 @@
 // Usage: DATABASE_URL=... PORT=... node bench/handwritten-server.mjs
 import Fastify from 'fastify';
 import pg from 'pg';
+import { BY_ID, COUNT, PAGE, upper } from './lib/handwritten-sql.mjs';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_SIZE ?? 5) });
 const app = Fastify({ logger: false });
-const WHERE = `ad_client_id IN (0, 11) AND isactive = 'Y' AND name >= $1 AND name < $2 AND iscustomer = 'Y'`;
-const PAGE = { name: 'hw_page', text: `SELECT * FROM c_bpartner WHERE ${WHERE} ORDER BY name, c_bpartner_id LIMIT $3 OFFSET $4` };
-const COUNT = { name: 'hw_count', text: `SELECT count(*)::int AS n FROM c_bpartner WHERE ${WHERE}` };
-const BY_ID = { name: 'hw_by_id', text: `SELECT * FROM c_bpartner WHERE c_bpartner_id = $1 AND ad_client_id IN (0, 11)` };
-
-/** The first string after a prefix in byte order: its last character plus one. */
-const upper = (prefix) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 app.get('/partners', async (req) => {
   const prefix = String(req.query.prefix ?? '');

@@ -18,6 +18,7 @@ import { clearEarlierWrites, datasetCounts, FIRST_ID, loadDataset } from './lib/
 import { parseOptions, USAGE } from './lib/options.mjs';
 import { ensureOrdersInUse } from './lib/orders-in-use.mjs';
 import { pgbenchScript, runPgbench, statementLabels } from './lib/pgbench.mjs';
+import { listStatements as handwrittenListStatements } from './lib/handwritten-sql.mjs';
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { errorLines, evaluateTargets, formatTable, round, statementCostRatios } from './lib/report.mjs';
 import { sendOne } from './lib/requests.mjs';
@@ -121,6 +122,7 @@ async function main() {
   if (load > results.environment.cpus) log(`!! the machine was busy when the run started (load average ${load}): figures are lower than on a quiet machine`);
   log('');
   log(formatTable(results));
+  for (const t of results.targets) if (t.met === false && t.why) log(`  ${t.target}: not met; measured in this run: ${t.why}`);
   if (results.reports?.text) {
     log('');
     log(results.reports.text);
@@ -445,7 +447,7 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     }
     if (wanted('list') || wanted('byId')) {
       memory.phase('hand-written');
-      results.handwritten = await handwrittenPhase(ctx, server, token, databaseUrl, all, wanted);
+      results.handwritten = await handwrittenPhase(ctx, server, token, databaseUrl, all, wanted, captured);
       memory.phase('between');
     }
     for (const desc of rest) {
@@ -479,7 +481,7 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
  * database, alternated with Dictum in rounds of half the duration (Dictum, hand-written, Dictum,
  * hand-written), so that both meet the same moments of a shared machine. Ratio = Dictum / hand-written.
  */
-async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted) {
+async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted, captured) {
   const { opts, driver, workDir } = ctx;
   log('== hand-written Fastify + pg server, alternated with Dictum');
   const hw = await startHandwritten({ root, databaseUrl, port: await freePort() });
@@ -511,6 +513,7 @@ async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted) {
       entry.ratio = round(entry.dictum.rps / entry.handwritten.rps);
       out[key] = entry;
       log(`  ${key.padEnd(6)} Dictum ${Math.round(entry.dictum.rps)} req/s, hand-written ${Math.round(entry.handwritten.rps)} req/s: ${entry.ratio.toFixed(2)}x`);
+      if (key === 'list') entry.statementMs = await listStatementCost(ctx, databaseUrl, captured?.list);
     }
   } finally {
     const m = hwMemory.stop();
@@ -518,6 +521,34 @@ async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted) {
     await hw.stop();
     running.delete(hw);
   }
+  return out;
+}
+
+/**
+ * What PostgreSQL alone spends on one list read of each server: pgbench on one client runs
+ * Dictum's captured statements (page and count) and the hand-written server's, alternated twice.
+ * Returns {dictum, handwritten} in ms per read, or null without pgbench or captured statements.
+ */
+async function listStatementCost(ctx, databaseUrl, dictumList) {
+  const { opts, pgbench, workDir } = ctx;
+  if (!pgbench || !dictumList?.script) return null;
+  const scripts = { dictum: dictumList.script, handwritten: pgbenchScript(handwrittenListStatements(opts.prefix)) };
+  const seconds = Math.max(2, Math.round(opts.duration / 3));
+  const ms = { dictum: [], handwritten: [] };
+  try {
+    for (let round = 0; round < 2; round++) {
+      for (const side of ['dictum', 'handwritten']) {
+        const r = await runPgbench({ pgbench, databaseUrl, script: scripts[side], name: `list-cost-${side}-${round}`, seconds, clients: 1, threads: 1, workDir, log: false });
+        ms[side].push(1000 / r.tps);
+      }
+    }
+  } catch (e) {
+    log(`  !! list statements under pgbench: ${e.message}`);
+    return null;
+  }
+  const mean = (xs) => round(xs.reduce((a, b) => a + b, 0) / xs.length, 3);
+  const out = { dictum: mean(ms.dictum), handwritten: mean(ms.handwritten) };
+  log(`  list   PostgreSQL alone (pgbench, one client): Dictum's statements ${out.dictum.toFixed(2)} ms, the hand-written ones ${out.handwritten.toFixed(2)} ms per read`);
   return out;
 }
 

@@ -8,9 +8,32 @@ const MB = 1024 * 1024;
  */
 export const TARGETS = [
   { id: 'listVsCeiling', scenario: 'list', text: 'list read >= 0.5x pgbench', value: (r) => r.scenarios.list?.ratio, ok: (v) => v >= 0.5, show: (v) => `${v.toFixed(2)}x` },
-  { id: 'listVsHandwritten', scenario: null, text: 'list read >= 0.9x hand-written', value: (r) => r.handwritten?.list?.ratio, ok: (v) => v >= 0.9, show: (v) => `${v.toFixed(2)}x` },
+  {
+    id: 'listVsHandwritten',
+    scenario: null,
+    text: 'list read >= 0.9x hand-written',
+    value: (r) => r.handwritten?.list?.ratio,
+    ok: (v) => v >= 0.9,
+    show: (v) => `${v.toFixed(2)}x`,
+    why: (r) => {
+      const c = r.handwritten?.list?.statementMs;
+      if (!c) return undefined;
+      return `PostgreSQL alone runs Dictum's statements of a list read in ${c.dictum.toFixed(2)} ms against ${c.handwritten.toFixed(2)} ms for the hand-written server's (pgbench, one client; Dictum's page builds the full record: every value as JSON, the identifiers of its lookups)`;
+    },
+  },
   { id: 'byIdVsHandwritten', scenario: null, text: 'read by id >= 0.9x hand-written', value: (r) => r.handwritten?.byId?.ratio, ok: (v) => v >= 0.9, show: (v) => `${v.toFixed(2)}x` },
-  { id: 'rss', scenario: null, text: 'peak RSS <= 150 MB', value: (r) => (r.memory?.peakBytes ? r.memory.peakBytes / MB : undefined), ok: (v) => v <= 150, show: (v) => `${v.toFixed(0)} MB` },
+  {
+    id: 'rss',
+    scenario: null,
+    text: 'peak RSS <= 150 MB',
+    value: (r) => (r.memory?.peakBytes ? r.memory.peakBytes / MB : undefined),
+    ok: (v) => v <= 150,
+    show: (v) => `${v.toFixed(0)} MB`,
+    why: (r) => {
+      const hw = r.handwritten?.handwrittenPeakRssMB;
+      return typeof hw === 'number' ? `the hand-written server, started with the same Node flags and allocator settings, peaked at ${hw.toFixed(0)} MB under the same reads` : undefined;
+    },
+  },
   { id: 'listScalingEstimated', scenario: null, text: 'list cost full/10k <= 1.5x', value: (r) => r.scaling?.costRatioEstimated, ok: (v) => v <= 1.5, show: (v) => `${v.toFixed(2)}x` },
   { id: 'orderCompleteVsReplay', scenario: 'createCompleteOrder', text: '>= 0.5x pgbench replay', value: (r) => r.scenarios.createCompleteOrder?.ratio, ok: (v) => v >= 0.5, show: (v) => `${v.toFixed(2)}x` },
   { id: 'orderCompleteStatements', scenario: 'createCompleteOrder', text: '<= 30 statements', value: (r) => r.scenarios.createCompleteOrder?.statementsPerOrder, ok: (v) => v <= 30, show: (v) => String(v) },
@@ -29,12 +52,14 @@ export function totalErrors(r) {
   return list.reduce((n, s) => n + (s.errors ?? 0) + (s.skipped ? 1 : 0), 0) + (r.scaling?.small?.errors ?? 0) + (r.scaling?.smallEstimated?.errors ?? 0) + hw;
 }
 
-/** Evaluates every target: [{id, text, value, shown, met}] (met null when not measured). */
+/** Evaluates every target: [{id, text, value, shown, met, why?}] (met null when not measured; why: what this run measured that explains a miss). */
 export function evaluateTargets(results) {
   return TARGETS.map((t) => {
     const v = t.value(results);
     const measured = typeof v === 'number' && Number.isFinite(v);
-    return { id: t.id, scenario: t.scenario, target: t.text, value: measured ? round(v) : null, shown: measured ? t.show(v) : 'not measured', met: measured ? t.ok(v) : null };
+    const met = measured ? t.ok(v) : null;
+    const why = met === false ? t.why?.(results) : undefined;
+    return { id: t.id, scenario: t.scenario, target: t.text, value: measured ? round(v) : null, shown: measured ? t.show(v) : 'not measured', met, ...(why ? { why } : {}) };
   });
 }
 

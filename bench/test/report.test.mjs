@@ -35,6 +35,19 @@ test('targets are ratios, met, missed or not measured; absolute figures are info
   assert.equal(none.listVsHandwritten.shown, 'not measured');
 });
 
+test('a missed target says what the run measured about it, where it measured something', () => {
+  const r = sample();
+  r.handwritten.list.statementMs = { dictum: 1.62, handwritten: 1.18 };
+  r.handwritten.handwrittenPeakRssMB = 113;
+  r.memory.peakBytes = 160 * 1024 * 1024;
+  const t = Object.fromEntries(evaluateTargets(r).map((x) => [x.id, x]));
+  assert.match(t.listVsHandwritten.why, /1\.62 ms against 1\.18 ms/);
+  assert.match(t.rss.why, /peaked at 113 MB/);
+  assert.equal(t.byIdVsHandwritten.why, undefined, 'a met target needs no reason');
+  const unmeasured = Object.fromEntries(evaluateTargets(sample()).map((x) => [x.id, x]));
+  assert.equal(unmeasured.listVsHandwritten.why, undefined, 'no reason without its figures');
+});
+
 test('the table shows every scenario, the hand-written comparison, both count modes, and failures loudly', () => {
   const r = sample();
   const table = formatTable(r);
