@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/types.js';
+import { FIRST_CHUNK } from './upload-plan.js';
 import type { UploadSession } from './upload-store.js';
 
 /** Bytes around the upload's in the assembled value: `before` is SQL of one bytea value (with its own parameters), `after` bytes. */
@@ -25,8 +26,8 @@ export async function withAssembledFile<T>(q: Queryable, u: UploadSession, aroun
   const base = Number(rows[0]!.base);
   // Each chunk goes to its place in one statement; the database reads one chunk per row.
   await q.query(
-    `SELECT lo_put($1::oid, $2::bigint + (c.chunkorder - 1)::bigint * $3::bigint, c.binarydata) FROM rest_uploadchunk c WHERE c.rest_upload_id = $4`,
-    [oid, base, u.chunkSize, u.pk],
+    `SELECT lo_put($1::oid, $2::bigint + (c.chunkorder - $3)::bigint * $4::bigint, c.binarydata) FROM rest_uploadchunk c WHERE c.rest_upload_id = $5`,
+    [oid, base, FIRST_CHUNK, u.chunkSize, u.pk],
   );
   if (around.after?.length) await q.query('SELECT lo_put($1::oid, $2::bigint, $3::bytea)', [oid, base + u.fileSize, around.after]);
   const result = await use(oid);
