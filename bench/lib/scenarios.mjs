@@ -1,6 +1,7 @@
 // The scenarios of the benchmark, as request descriptions (see requests.mjs).
 import { CUSTOMER_GROUP_ID, FIRST_ID, ORDER_MARK } from './dataset.mjs';
 import { LOGIN } from './server.mjs';
+import { upper } from './handwritten-sql.mjs';
 
 /**
  * Demo data the order scenario uses: GardenWorld customer C&W Construction, Standard Order,
@@ -45,7 +46,7 @@ export async function orderLookups(getJson, userId) {
 /** The first string after `prefix` in the database's order (for ASCII: last character + 1). */
 export function prefixUpperBound(prefix) {
   if (!/^[A-Za-z0-9 ]+$/.test(prefix)) throw new Error('--prefix takes letters, digits and spaces');
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+  return upper(prefix);
 }
 
 const q = (params) =>

@@ -16,7 +16,7 @@ export interface Surroundings {
  * is written chunk by chunk into its pages and `lo_get` reads it into one buffer of its exact size.
  * Inside the caller's transaction, so a failure leaves no object behind.
  */
-export async function withAssembledFile<T>(q: Queryable, u: UploadSession, around: Surroundings, use: (oid: number) => Promise<T>): Promise<T> {
+export async function withAssembledFile(q: Queryable, u: UploadSession, around: Surroundings, use: (oid: number) => Promise<unknown>): Promise<void> {
   const before = around.before ?? { sql: `''::bytea`, params: [] };
   const { rows } = await q.query<{ oid: number; base: string }>(
     `SELECT lo_from_bytea(0, b.v) AS oid, octet_length(b.v) AS base FROM (SELECT coalesce((${before.sql}), ''::bytea) AS v) b`,
@@ -30,7 +30,6 @@ export async function withAssembledFile<T>(q: Queryable, u: UploadSession, aroun
     [oid, base, FIRST_CHUNK, u.chunkSize, u.pk],
   );
   if (around.after?.length) await q.query('SELECT lo_put($1::oid, $2::bigint, $3::bytea)', [oid, base + u.fileSize, around.after]);
-  const result = await use(oid);
+  await use(oid);
   await q.query('SELECT lo_unlink($1::oid)', [oid]);
-  return result;
 }
