@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { stringify } from 'yaml';
 import { assertTableAccess, tableAccessAllowed } from '../access/access.js';
 import { notFound } from '../errors.js';
 import { projectRoot } from '../paths.js';
@@ -12,6 +11,15 @@ import type { Services } from '../services.js';
 import { loadViews, viewByName, visibleViews } from '../views/view-model.js';
 import { apiDocument, recordDocument } from './document.js';
 import type { RouteEntry } from './route-catalogue.js';
+
+/**
+ * A document as YAML. The library is loaded on the first such request: a service that never
+ * serves YAML does not hold its code (about 1 MB of heap, kept for the process's life).
+ */
+async function yamlText(doc: unknown): Promise<string> {
+  const { stringify } = await import('yaml');
+  return stringify(doc, { aliasDuplicateObjects: false });
+}
 
 const VERSION = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { version: string }).version;
 // The package's folder, found without loading its index: that runs the 1.5 MB browser bundle (about
@@ -58,7 +66,7 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
     const table = tableFromPath(s, req.params.table);
     assertTableAccess(req.auth, table);
     const doc = recordDocument(s.dictionary.current, routes, 'models', table.modelName, { tables: [table], views: [] }, VERSION);
-    return reply.type('application/yaml; charset=utf-8').send(stringify(doc, { aliasDuplicateObjects: false }));
+    return reply.type('application/yaml; charset=utf-8').send(await yamlText(doc));
   });
 
   app.get<{ Params: { view: string } }>('/api/v1/views/:view/yaml', async (req, reply) => {
@@ -67,7 +75,7 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
     const view = viewByName(visibleViews(rc, all), req.params.view);
     const referenced = all.filter((v) => v === view || view.columns.some((c) => c.referenceViewId === v.id));
     const doc = recordDocument(rc.dict, routes, 'views', view.name, { tables: [], views: referenced }, VERSION);
-    return reply.type('application/yaml; charset=utf-8').send(stringify(doc, { aliasDuplicateObjects: false }));
+    return reply.type('application/yaml; charset=utf-8').send(await yamlText(doc));
   });
 
   app.get('/api/v1/docs', { config: { public: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));

@@ -97,17 +97,14 @@ function valueWriterOf(dict: Dictionary, column: Column): ValueWriter {
   }
 }
 
-/** Kinds whose text reads only the date and time digits, where the database's T and a space are alike. */
-const READS_DIGITS_ONLY = new Set(['date', 'datetime', 'time']);
-
 /** The member of one column, when the read fetches it. */
 function columnMember(dict: Dictionary, column: Column, items: readonly SelectItem[], index: Map<string, number>): Member | null {
   const at = index.get(column.dbName);
   if (at === undefined) return null;
   const write = valueWriterOf(dict, column);
-  const item = READS_DIGITS_ONLY.has(column.kind) ? undefined : items[at];
+  const item = items[at];
   const extraAt = index.get(column.dbName + (column.kind === 'image' ? DATA_SUFFIX : IDENT_SUFFIX)) ?? -1;
-  return member(column.name, at, extraAt, item?.decode ? (v, extra) => write(decodeValue(item, v), extra) : write);
+  return member(column.name, at, extraAt, item?.decode === 'binary' ? (v, extra) => write(decodeValue(item, v), extra) : write);
 }
 
 /**

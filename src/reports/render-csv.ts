@@ -1,4 +1,3 @@
-import { stringify } from 'csv-stringify/sync';
 import { cellText, type ReportData } from './report-model.js';
 
 /**
@@ -13,7 +12,7 @@ export function csvSafe(text: string): string {
  * CSV: a header row of column labels, then the detail rows (numbers unformatted, so that a
  * spreadsheet reads them as numbers). A summary report has one row per group with its totals.
  */
-export function renderCsv(r: ReportData): Buffer {
+export async function renderCsv(r: ReportData): Promise<Buffer> {
   const rows: string[][] = [r.columns.map((c) => c.label)];
   const raw = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
   if (r.isSummary) {
@@ -22,5 +21,14 @@ export function renderCsv(r: ReportData): Buffer {
   } else {
     for (const g of r.groups) for (const row of g.rows) rows.push(r.columns.map((c, i) => (typeof row[i] === 'number' ? raw(row[i]) : csvSafe(cellText(c, row[i] ?? null)))));
   }
+  return csvBytes(rows);
+}
+
+/**
+ * Rows as CSV bytes. The library is loaded on the first CSV written, so that a service that never
+ * writes one does not hold its code.
+ */
+export async function csvBytes(rows: string[][]): Promise<Buffer> {
+  const { stringify } = await import('csv-stringify/sync');
   return Buffer.from(stringify(rows), 'utf8');
 }

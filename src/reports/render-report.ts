@@ -17,7 +17,7 @@ export async function renderReport(r: ReportData, type: ReportType | null): Prom
     case 'HTML':
       return { data: renderHtml(r), contentType: 'text/html', extension: 'html' };
     case 'CSV':
-      return { data: renderCsv(r), contentType: 'text/csv', extension: 'csv' };
+      return { data: await renderCsv(r), contentType: 'text/csv', extension: 'csv' };
     case 'XLS':
     case 'XLSX':
       return { data: await renderXlsx(r), contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', extension: 'xlsx' };

@@ -1,5 +1,4 @@
-import { stringify } from 'csv-stringify/sync';
-import { csvSafe } from '../../reports/render-csv.js';
+import { csvBytes, csvSafe } from '../../reports/render-csv.js';
 import { assertTableAccess } from '../../access/access.js';
 import { ident, SqlBuilder } from '../../db/sql.js';
 import { badRequest } from '../../errors.js';
@@ -48,7 +47,7 @@ export async function exportRecords(c: ProcessCall): Promise<ProcessOutcome> {
     const rec = serializeRecord(dict, table, r, { columns });
     return [cellText(rec.id), ...columns.map((col) => csvSafe(cellText(rec[col.name])))];
   });
-  const csv = stringify([header, ...body]);
+  const data = await csvBytes([header, ...body]);
   c.log({ msg: `${table.name}: ${rows.length} records`, number: rows.length });
-  return { summary: `Exported ${rows.length} ${table.name} records`, export: { name: `${table.name}_${c.instanceId}.csv`, contentType: 'text/csv', data: Buffer.from(csv, 'utf8') } };
+  return { summary: `Exported ${rows.length} ${table.name} records`, export: { name: `${table.name}_${c.instanceId}.csv`, contentType: 'text/csv', data } };
 }

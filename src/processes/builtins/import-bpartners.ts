@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import { parse } from 'csv-parse/sync';
 import { badRequest } from '../../errors.js';
 import { insertRecord } from '../../records/write/persist.js';
 import { createWriteContext } from '../../records/write/write-context.js';
@@ -17,6 +16,8 @@ const MAX_IMPORT_ROWS = 10_000;
 export async function importBPartners(c: ProcessCall): Promise<ProcessOutcome> {
   const file = c.file('FileName');
   if (!file) throw badRequest('Invalid parameter', 'Parameter FileName is mandatory');
+  // Loaded on the first import, so that a service that never imports does not hold the parser.
+  const { parse } = await import('csv-parse/sync');
   let records: Record<string, string>[];
   try {
     records = parse(fs.readFileSync(file.path), { columns: true, skip_empty_lines: true, trim: true, bom: true, to: MAX_IMPORT_ROWS + 1 });

@@ -1,7 +1,7 @@
 import { ident } from '../../db/sql.js';
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import { fetchedColumns, outputColumns } from './output-columns.js';
-import { selectItems } from './select-list.js';
+import { decodeOf, selectItems } from './select-list.js';
 import { keptIdentifiersSettled } from './identifier-cache.js';
 import { packedSelect, type SelectItem } from './packed-row.js';
 import { recordWriter, type RecordWriter } from '../record-text.js';
@@ -42,7 +42,7 @@ export function projection(dict: Dictionary, table: Table, select: string[] | un
   if (!p) {
     const output = outputColumns(table, select);
     const items = selectItems(dict, table, fetchedColumns(table, output), alias);
-    if (link) items.push({ expr: `${ident(alias)}.${ident(link.dbName)}`, name: LINK });
+    if (link) items.push({ expr: `${ident(alias)}.${ident(link.dbName)}`, name: LINK, decode: decodeOf(link) });
     p = { output, items, list: packedSelect(items), texts: new Map(), ...(link ? { link } : {}) };
     if (cache.size < MAX_PROJECTIONS) cache.set(key, p);
   }

@@ -73,11 +73,17 @@ export function lookupKeyExpr(dict: Dictionary, c: Column, valueExpr: string): s
   return `CASE WHEN ${valueExpr} ~ '^[0-9]{1,18}$' THEN (${valueExpr})::bigint END`;
 }
 
-/** How a column's JSON value is turned back into the value its plain column gives. */
-function decodeOf(c: Column): SelectItem['decode'] {
-  if (c.columnSql) return undefined;
-  if (c.kind === 'binary') return 'binary';
-  if (c.kind === 'date' || c.kind === 'datetime' || c.kind === 'time' || c.kind === 'timestamptz') return 'temporal';
+/**
+ * How a column's text in a packed row becomes the value its plain column gives: by the type it
+ * is stored as; a computed column by the type its kind would be stored as, and a boolean one as
+ * the t/f of an SQL boolean too.
+ */
+export function decodeOf(c: Column): SelectItem['decode'] {
+  if (c.columnSql && c.kind === 'boolean') return 'boolean';
+  const type = sqlType(c);
+  if (type === 'bigint' || type === 'numeric') return 'number';
+  if (type === 'bytea') return 'binary';
+  if (type === 'jsonb') return 'json';
   return undefined;
 }
 

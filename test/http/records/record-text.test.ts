@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ident } from '../../../src/db/sql.js';
 import { projection, projectionWriter, statementText } from '../../../src/records/read/projection.js';
-import { queryPackedValues, rowsOfValues } from '../../../src/records/read/packed-row.js';
+import { decodeValue, packedSelect, packedValues, queryPackedValues, rowsOfValues, type SelectItem } from '../../../src/records/read/packed-row.js';
 import { recordText } from '../../../src/records/record-text.js';
 import { serializeRecord } from '../../../src/records/serialize.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -48,6 +48,45 @@ describe('records written as JSON text', () => {
     }
     assert.ok(tables > 50, `compared ${tables} tables`);
     assert.ok(compared > 1000, `compared ${compared} records in ${tables} tables`);
+  });
+
+  it('unpack to the values a plain select of the same expressions gives, for every seeded table', async () => {
+    const dict = server.services.dictionary.current;
+    const db = server.services.db;
+    let compared = 0;
+    for (const table of dict.tables) {
+      const key = table.keyColumn ?? table.uuColumn;
+      if (!key || !table.isActive) continue;
+      const proj = projection(dict, table, undefined, 't');
+      const tail = `FROM ${ident(table.dbName)} t ORDER BY t.${ident(key.dbName)} LIMIT 20`;
+      const packed = await db.query<Record<string, string>>(statementText(proj, tail));
+      const plain = await db.query<Record<string, unknown>>(`SELECT ${proj.items.map((it, i) => `${it.expr} AS c${i}`).join(', ')} ${tail}`);
+      assert.equal(packed.rows.length, plain.rows.length, table.name);
+      packed.rows.forEach((r, n) => {
+        const values = packedValues(r.$row!, proj.items);
+        proj.items.forEach((it, i) => {
+          assert.deepEqual(decodeValue(it, values[i]), plain.rows[n]![`c${i}`], `${table.name} row ${n} ${it.name}`);
+        });
+      });
+      compared += packed.rows.length;
+    }
+    assert.ok(compared > 1000, `compared ${compared} rows`);
+  });
+
+  it('unpack texts with every character a row value quotes, exactly as stored', async () => {
+    const texts = ['', ' ', 'a,b', '(x)', 'say "hi"', 'back\\slash', '\\"', 'tab\there', 'line\nbreak', '""', ',', ')', 'ünïcødé ✓ \u2028', 'NULL', 'x'.repeat(10_000)];
+    const items: SelectItem[] = texts.map((_, i) => ({ expr: `$${i + 1}::text`, name: `t${i}` }));
+    items.push({ expr: 'NULL::text', name: 'nothing' }, { expr: '12.50::numeric', name: 'n', decode: 'number' }, { expr: `'{"a": [1, "b,c"]}'::jsonb`, name: 'j', decode: 'json' });
+    items.push({ expr: `'\\x00ff28'::bytea`, name: 'b', decode: 'binary' }, { expr: '1 < 2', name: 'yes', decode: 'boolean' }, { expr: `'2024-02-29 13:45:06.5'::timestamp`, name: 'ts' });
+    const { rows } = await server.services.db.query<Record<string, string>>(`SELECT ${packedSelect(items)}`, texts);
+    const row = rowsOfValues(items, [packedValues(rows[0]!.$row!, items)])[0]!;
+    texts.forEach((t, i) => assert.equal(row[`t${i}`], t, JSON.stringify(t.slice(0, 20))));
+    assert.equal(row.nothing, null);
+    assert.equal(row.n, 12.5);
+    assert.deepEqual(row.j, { a: [1, 'b,c'] });
+    assert.deepEqual(row.b, Buffer.from([0, 0xff, 0x28]));
+    assert.equal(row.yes, true);
+    assert.equal(row.ts, '2024-02-29 13:45:06.5');
   });
 
   it('serve lists and single records in the envelope and member order of the object path', async () => {
