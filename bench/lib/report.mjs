@@ -7,7 +7,21 @@ const MB = 1024 * 1024;
  * undefined when it was not measured), `ok` says whether it meets the target.
  */
 export const TARGETS = [
-  { id: 'listVsCeiling', scenario: 'list', text: 'list read >= 0.5x pgbench', value: (r) => r.scenarios.list?.ratio, ok: (v) => v >= 0.5, show: (v) => `${v.toFixed(2)}x` },
+  {
+    id: 'listVsCeiling',
+    scenario: 'list',
+    text: 'list read >= 0.5x pgbench',
+    value: (r) => r.scenarios.list?.ratio,
+    ok: (v) => v >= 0.5,
+    show: (v) => `${v.toFixed(2)}x`,
+    why: (r) => {
+      const tps = r.scenarios.list?.ceiling?.tps;
+      const hw = r.handwritten?.list?.handwritten?.rps;
+      if (!tps || !hw) return undefined;
+      const below = hw / tps < 0.5 ? ', below the target too: on this machine the ceiling (PostgreSQL alone with 32 clients of its own) is out of reach of a server with a pool of 5 in front of it' : '';
+      return `the hand-written server answered the same list at ${(hw / tps).toFixed(2)}x of that pgbench ceiling in this run (${Math.round(hw)} req/s against ${Math.round(tps)} tps)${below}`;
+    },
+  },
   {
     id: 'listVsHandwritten',
     scenario: null,
@@ -18,7 +32,7 @@ export const TARGETS = [
     why: (r) => {
       const c = r.handwritten?.list?.statementMs;
       if (!c) return undefined;
-      return `PostgreSQL alone runs Dictum's statements of a list read in ${c.dictum.toFixed(2)} ms against ${c.handwritten.toFixed(2)} ms for the hand-written server's (pgbench, one client; Dictum's page builds the full record: every value as JSON, the identifiers of its lookups)`;
+      return `PostgreSQL alone runs Dictum's statements of a list read in ${c.dictum.toFixed(2)} ms against ${c.handwritten.toFixed(2)} ms for the hand-written server's (pgbench, one client; Dictum's page builds the full record: every value of the record, the identifiers of its lookups)`;
     },
   },
   { id: 'byIdVsHandwritten', scenario: null, text: 'read by id >= 0.9x hand-written', value: (r) => r.handwritten?.byId?.ratio, ok: (v) => v >= 0.9, show: (v) => `${v.toFixed(2)}x` },

@@ -43,6 +43,14 @@ test('a missed target says what the run measured about it, where it measured som
   const t = Object.fromEntries(evaluateTargets(r).map((x) => [x.id, x]));
   assert.match(t.listVsHandwritten.why, /1\.62 ms against 1\.18 ms/);
   assert.match(t.rss.why, /peaked at 113 MB/);
+  r.scenarios.list.ratio = 0.4;
+  r.scenarios.list.ceiling.tps = 1000;
+  const slow = Object.fromEntries(evaluateTargets(r).map((x) => [x.id, x]));
+  assert.match(slow.listVsCeiling.why, /hand-written server answered the same list at 0\.35x of that pgbench ceiling .*353 req\/s against 1000 tps.*below the target too/);
+  r.handwritten.list.handwritten.rps = 600;
+  const fast = Object.fromEntries(evaluateTargets(r).map((x) => [x.id, x]));
+  assert.match(fast.listVsCeiling.why, /at 0\.60x of that pgbench ceiling/);
+  assert.doesNotMatch(fast.listVsCeiling.why, /below the target/);
   assert.equal(t.byIdVsHandwritten.why, undefined, 'a met target needs no reason');
   const unmeasured = Object.fromEntries(evaluateTargets(sample()).map((x) => [x.id, x]));
   assert.equal(unmeasured.listVsHandwritten.why, undefined, 'no reason without its figures');
