@@ -20,7 +20,7 @@ import { ensureOrdersInUse } from './lib/orders-in-use.mjs';
 import { pgbenchScript, runPgbench, statementLabels } from './lib/pgbench.mjs';
 import { listStatements as handwrittenListStatements } from './lib/handwritten-sql.mjs';
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
-import { errorLines, evaluateTargets, formatTable, round, statementCostRatios } from './lib/report.mjs';
+import { errorLines, evaluateTargets, formatTable, readsPeak, round, statementCostRatios, warmupPhase } from './lib/report.mjs';
 import { sendOne } from './lib/requests.mjs';
 import { ceilingRequests, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
 import { freePort, getJson, login, loginSession, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
@@ -251,7 +251,11 @@ async function measure(ctx, server, token, desc, memory) {
     // not JSON: the figures still count
   }
   const args = { baseUrl: server.baseUrl, desc, token, tag, connections, threads: opts.threads, workDir, seed: opts.seed };
-  if (opts.warmup > 0) await driver.run({ ...args, seconds: opts.warmup, tag: `${tag}w` });
+  if (opts.warmup > 0) {
+    memory?.phase(warmupPhase(desc.key));
+    await driver.run({ ...args, seconds: opts.warmup, tag: `${tag}w` });
+    memory?.phase('between');
+  }
   await waitIdle(server.pid);
   memory?.phase(desc.key);
   const r = await driver.run({ ...args, seconds: opts.duration });
@@ -413,6 +417,7 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
   const { server, client, load, pg } = await prepareDatabase(databaseUrl, opts.rows, opts.seed, nodeArgs);
   const memory = watchMemory(server.pid, 100);
   memory.phase('start');
+  const readKeys = [];
   try {
     results.environment.postgres = pg;
     results.dataset = { rows: opts.rows, seed: opts.seed, firstId: FIRST_ID, loadedNow: load.loaded, loadSeconds: round(load.ms / 1000, 1), counts: await datasetCounts(client, opts.rows) };
@@ -432,6 +437,7 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
       memory.phase('between');
     }
     const reads = all.filter((s) => s.method === 'GET');
+    readKeys.push(...reads.map((s) => s.key));
     const rest = all.filter((s) => s.method !== 'GET');
     const wantedCeilings = new Set(reads.map((s) => s.ceiling).filter(Boolean));
     const captured = await captureCeilings(ctx, databaseUrl, ceilingRequests({ rows: opts.rows, prefix: opts.prefix }).filter((r) => wantedCeilings.has(r.key)));
@@ -459,9 +465,12 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     }
   } finally {
     const m = memory.stop();
+    const reads = readsPeak(m.phases, readKeys);
     results.memory = {
       peakBytes: m.peak,
       peakMB: round(m.peak / MB, 1),
+      ...(reads ? { readsPeakMB: round(reads.bytes / MB, 1), readsPeakPhase: reads.phase } : {}),
+      peakPhase: Object.entries(m.phases).sort((a, b) => b[1] - a[1])[0]?.[0] ?? null,
       sampledPeakMB: round(m.sampledPeak / MB, 1),
       vmHwmMB: round(m.hwm / MB, 1),
       samples: m.samples,

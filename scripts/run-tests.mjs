@@ -18,7 +18,11 @@ function find(dir) {
   });
 }
 
-let files = find(path.join(root, 'dist', 'test')).sort();
+// The benchmark harness's own checks that need neither a server nor a load generator (its live
+// checks, bench/test/live.test.mjs, stay with `npm run test:bench`).
+const HARNESS_CHECKS = ['pgbench', 'profile', 'recorder', 'report'].map((n) => path.join(root, 'bench', 'test', `${n}.test.mjs`));
+
+let files = [...find(path.join(root, 'dist', 'test')).sort(), ...HARNESS_CHECKS];
 if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
 if (files.length === 0) {
   console.error('no test files found');
