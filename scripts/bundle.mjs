@@ -26,6 +26,11 @@ const EXTERNAL = [
   'nodemailer',
   'swagger-ui-dist',
   'pg-native',
+  // Loaded on first use only (YAML documents, CSV export and import); bundled, a CommonJS build
+  // of them would also lose its named exports.
+  'yaml',
+  'csv-stringify',
+  'csv-parse',
 ];
 
 /** Writes the bundle; without esbuild (an install without dev dependencies) removes any old one and says so. */

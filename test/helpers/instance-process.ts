@@ -17,8 +17,13 @@ const main = fileURLToPath(new URL('../../src/main.js', import.meta.url));
  * test can kill it with SIGKILL as a crash would (PostgreSQL only). Resolves once it serves.
  */
 export async function startInstanceProcess(a: TestServer, env: Record<string, string> = {}): Promise<InstanceProcess> {
-  const child = spawn(process.execPath, [main, 'serve'], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: a.services.config.databaseUrl ?? '', DICTUM_DATA_DIR: a.services.config.dataDir, DICTUM_CACHE_DIR: cacheDir, LOG_LEVEL: 'info', ...env },
+  return startServiceProcess(main, { DATABASE_URL: a.services.config.databaseUrl ?? '', DICTUM_DATA_DIR: a.services.config.dataDir, ...env });
+}
+
+/** Starts `node <script> serve` with `env` (its database among it) and resolves once it serves. */
+export async function startServiceProcess(script: string, env: Record<string, string>): Promise<InstanceProcess> {
+  const child = spawn(process.execPath, [script, 'serve'], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DICTUM_CACHE_DIR: cacheDir, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
