@@ -1,6 +1,7 @@
 // Startup benchmark: milliseconds from the command to the first 200 of GET /api/v1/health.
 // Measures what a user types, `npm start` (its prestart check included), on a first start (empty
-// data directory) and on restarts (existing data), and the built entry point alone for comparison.
+// data directory) and on restarts (existing data), the built entry point alone for comparison, and
+// the floor of such a start on this machine (Node's own start, PGlite alone opening the same data).
 // Usage: node bench/startup.mjs [--keep-cache] [--runs N]
 // Without --keep-cache the first start also builds the seeded snapshot (a cold machine).
 import { spawn } from 'node:child_process';
@@ -83,6 +84,19 @@ async function timeStart(command, args, dataDir, cacheDir, port) {
   }
 }
 
+/** Wall ms from spawning `node args` until it writes "ready" (or exits, for `node -e 0`). */
+async function timeProcess(args) {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let ready = null;
+  child.stdout.on('data', (d) => {
+    if (ready === null && String(d).includes('ready')) ready = performance.now() - started;
+  });
+  const code = await new Promise((r) => child.once('exit', r));
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
+  return ready ?? performance.now() - started;
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bench-'));
@@ -94,9 +108,15 @@ try {
   // Alternated, so that a busy moment of the machine weighs on both alike.
   const viaNpm = [];
   const viaNode = [];
+  // What no service on embedded PGlite started this way can go below on this machine: Node's own
+  // start, and PGlite opening the same data and answering a first statement.
+  const nodeAlone = [];
+  const pgliteAlone = [];
   for (let i = 0; i < runs; i++) {
     viaNpm.push(await timeStart(npm, ['start'], dataDir, cacheDir, port));
     viaNode.push(await timeStart(process.execPath, [path.join(root, 'dist/src/main.js'), 'serve'], dataDir, cacheDir, port));
+    nodeAlone.push(await timeProcess(['-e', '0']));
+    pgliteAlone.push(await timeProcess([path.join(root, 'bench/lib/pglite-alone.mjs'), dataDir]));
   }
   const wall = (xs) => xs.map((x) => x.wall);
   const cpu = (xs) => (xs.every((x) => x.cpu !== null) ? xs.map((x) => x.cpu) : null);
@@ -110,11 +130,16 @@ try {
     [`  runs`, list(wall(viaNpm)), list(cpu(viaNpm))],
     [`\`node dist/src/main.js serve\`, restart (median of ${runs})`, median(wall(viaNode)).toFixed(0), show(cpu(viaNode))],
     [`  runs`, list(wall(viaNode)), list(cpu(viaNode))],
+    [`Node alone, \`node -e 0\` (median of ${runs})`, median(nodeAlone).toFixed(0), ''],
+    [`PGlite alone: open the same data, first answer (median of ${runs})`, median(pgliteAlone).toFixed(0), ''],
+    [`  runs`, list(pgliteAlone), ''],
   ];
   for (const [a, b, c] of rows) console.log(`${a.padEnd(64)} ${b.padStart(8)}  ${c.padStart(8)}`);
   console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (1, 5, 15 min)`);
   console.log('CPU ms: user + system time of the started process group (npm, Node and its threads) until the first 200');
   console.log(`target: a restart through \`npm start\` within ${TARGET_MS} ms: ${restart <= TARGET_MS ? 'met' : 'NOT met'}`);
+  const floor = median(pgliteAlone);
+  console.log(`  of it, PGlite alone takes ${floor.toFixed(0)} ms on this machine (${((100 * floor) / restart).toFixed(0)}% of the restart); the rest is npm, the service's code and its first statements`);
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }
