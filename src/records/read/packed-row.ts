@@ -27,8 +27,8 @@ export const PACKED = '$row';
  * A driver decodes one field of a packed row far faster than a hundred typed fields (it sets up
  * every field of every result and converts each value), so wide records cost the service much
  * less CPU. The row's text costs the database little more than the values' own texts, which it
- * makes anyway: a JSON array of the same values cost it 0.49 ms a page of 50 partners against
- * 0.32 ms (pgbench, one client), and the service reads the row text as fast as JSON.
+ * makes anyway: with a JSON array of the same values, a list read of 50 partners and its count
+ * cost it 1.94 ms against 1.72 ms (pgbench, one client; docs/benchmarks.md).
  */
 export function packedSelect(items: readonly SelectItem[]): string {
   return `ROW(${items.map((it) => it.expr).join(', ')})::text AS "${PACKED}"`;
@@ -76,11 +76,10 @@ export function decodeValue(item: SelectItem | undefined, v: unknown): unknown {
 
 type Converter = ((text: string) => unknown) | null;
 
-const BOOLEAN_TEXT: Record<string, boolean> = { t: true, f: false };
 const CONVERTERS: Record<NonNullable<SelectItem['decode']>, Converter> = {
   number: Number,
   json: (text) => JSON.parse(text) as unknown,
-  boolean: (text) => BOOLEAN_TEXT[text] ?? text,
+  boolean: (text) => (text === 't' ? true : text === 'f' ? false : text),
   binary: null,
 };
 const convertersOf = new WeakMap<readonly SelectItem[], Converter[]>();

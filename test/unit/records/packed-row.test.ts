@@ -22,11 +22,11 @@ describe('packed rows', () => {
   });
 
   it('gives values as a plain select would: numbers, timestamps as text, bytea as bytes, JSON as values', () => {
-    const items = [item('id', 'number'), item('created'), item('data', 'binary'), item('props', 'json'), item('gone'), item('name'), item('flag', 'boolean'), item('qty', 'number')];
+    const items = [item('id', 'number'), item('created'), item('data', 'binary'), item('props', 'json'), item('gone'), item('name'), item('flag', 'boolean'), item('qty', 'number'), item('off', 'boolean'), item('odd', 'boolean')];
     // As PostgreSQL writes the row: a field with a quote, comma, space or parenthesis is quoted and
     // its quotes and backslashes doubled; a null is nothing at all.
-    const row = unpackRow(items, '(7,"2024-02-29 13:45:00","\\\\x68690a","{""a"": [1, 2]}",,"Joe ""J""",t,-12.50)');
-    assert.deepEqual(row, { id: 7, created: '2024-02-29 13:45:00', data: Buffer.from('hi\n'), props: { a: [1, 2] }, gone: null, name: 'Joe "J"', flag: true, qty: -12.5 });
+    const row = unpackRow(items, '(7,"2024-02-29 13:45:00","\\\\x68690a","{""a"": [1, 2]}",,"Joe ""J""",t,-12.50,f,constructor)');
+    assert.deepEqual(row, { id: 7, created: '2024-02-29 13:45:00', data: Buffer.from('hi\n'), props: { a: [1, 2] }, gone: null, name: 'Joe "J"', flag: true, qty: -12.5, off: false, odd: 'constructor' });
   });
 
   it('tells an empty text from a null, and reads quoted commas, parentheses and backslashes', () => {
