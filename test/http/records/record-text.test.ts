@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { ident } from '../../../src/db/sql.js';
 import { projection, projectionWriter, statementText } from '../../../src/records/read/projection.js';
 import { decodeValue, packedSelect, packedValues, queryPackedValues, rowsOfValues, type SelectItem } from '../../../src/records/read/packed-row.js';
@@ -87,6 +88,29 @@ describe('records written as JSON text', () => {
     assert.deepEqual(row.b, Buffer.from([0, 0xff, 0x28]));
     assert.equal(row.yes, true);
     assert.equal(row.ts, '2024-02-29 13:45:06.5');
+  });
+
+  it('unpack any texts and numbers PostgreSQL writes into a row, as they were given (property)', async () => {
+    // Reproducible: a fixed seed unless FUZZ_SEED gives another (FUZZ_SEED=random explores).
+    const seed = process.env.FUZZ_SEED === 'random' ? Date.now() : Number(process.env.FUZZ_SEED ?? 20261127);
+    // Text as PostgreSQL stores it: any character but NUL, the characters a row value quotes weighted in.
+    const quoted = fc.constantFrom('', ' ', ',', '"', '\\', '(', ')', '\t', '\n', '""', '\\"', 'NULL');
+    const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 30 }), quoted, fc.array(quoted, { maxLength: 6 }).map((a) => a.join(''))).map((t) => t.replace(/\u0000/g, ''));
+    const field = fc.oneof(
+      text.map((t) => ({ kind: 'text' as const, value: t })),
+      fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }).map((n) => ({ kind: 'number' as const, value: n })),
+      fc.constant({ kind: 'null' as const, value: null }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(field, { minLength: 1, maxLength: 12 }), async (fields) => {
+        const items: SelectItem[] = fields.map((f, i) =>
+          f.kind === 'number' ? { expr: `$${i + 1}::bigint`, name: `f${i}`, decode: 'number' } : { expr: `$${i + 1}::text`, name: `f${i}` },
+        );
+        const { rows } = await server.services.db.query<Record<string, string>>(`SELECT ${packedSelect(items)}`, fields.map((f) => f.value));
+        assert.deepEqual(packedValues(rows[0]!.$row!, items), fields.map((f) => f.value));
+      }),
+      { numRuns: 300, seed },
+    );
   });
 
   it('serve lists and single records in the envelope and member order of the object path', async () => {
