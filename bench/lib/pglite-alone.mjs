@@ -1,12 +1,10 @@
 // The floor of an embedded start on this machine: a Node process that opens PGlite on a data
-// directory as the service does (the same WebAssembly tiering budget and shared buffers), runs one
-// statement, prints "ready" and exits. The start-up benchmark times it beside the service's start.
-// Usage: node bench/lib/pglite-alone.mjs DATA_DIR
-import v8 from 'node:v8';
+// directory through the service's own driver (the same WebAssembly tiering budget, shared buffers
+// and first statement), prints "ready" and exits. The start-up benchmark times it beside the
+// service's start. Usage: node bench/lib/pglite-alone.mjs DATA_DIR   (after npm run build)
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB } from '../../dist/src/config.js';
+import { openPglite } from '../../dist/src/db/pglite-db.js';
 
-v8.setFlagsFromString('--wasm-tiering-budget=13000000');
-const { PGlite } = await import('@electric-sql/pglite');
-const db = await PGlite.create({ dataDir: process.argv[2], startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'] });
-await db.query('SELECT 1');
+const db = await openPglite({ dataDir: process.argv[2], sharedBuffersMb: DEFAULT_PGLITE_SHARED_BUFFERS_MB });
 process.stdout.write('ready\n');
 await db.close();

@@ -82,12 +82,9 @@ const CONVERTERS: Record<NonNullable<SelectItem['decode']>, Converter> = {
   boolean: (text) => (text === 't' ? true : text === 'f' ? false : text),
   binary: null,
 };
-const convertersOf = new WeakMap<readonly SelectItem[], Converter[]>();
-
-function converters(items: readonly SelectItem[]): Converter[] {
-  let c = convertersOf.get(items);
-  if (!c) convertersOf.set(items, (c = items.map((it) => (it.decode ? CONVERTERS[it.decode] : null))));
-  return c;
+/** Each item's converter from text, found once per statement rather than once per row. */
+function convertersOf(items: readonly SelectItem[]): Converter[] {
+  return items.map((it) => (it.decode ? CONVERTERS[it.decode] : null));
 }
 
 /** A quoted field's text from just after its opening quote; `end` receives the index after its closing quote. */
@@ -125,12 +122,16 @@ function quotedField(packed: string, from: number, end: { at: number }): string 
  * one) is quoted, any other is as it is.
  */
 export function packedValues(packed: string, items: readonly SelectItem[]): unknown[] {
-  const convert = converters(items);
-  const values: unknown[] = new Array(items.length);
+  return rowValues(packed, convertersOf(items));
+}
+
+/** The values of one packed row, one per converter. */
+function rowValues(packed: string, convert: readonly Converter[]): unknown[] {
+  const values: unknown[] = new Array(convert.length);
   const last = packed.length - 1; // the closing parenthesis
   const end = { at: 0 };
   let i = 1;
-  for (let n = 0; n < items.length; n++) {
+  for (let n = 0; n < convert.length; n++) {
     let text: string | null;
     if (packed.charCodeAt(i) === 34) {
       text = quotedField(packed, i + 1, end);
@@ -166,7 +167,8 @@ export function rowsOfValues(items: readonly SelectItem[], rows: unknown[][]): R
 /** Runs a statement whose select list is `packedSelect(items)` and returns each row's values, kept identifiers put in. */
 export async function queryPackedValues(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[]): Promise<unknown[][]> {
   const { rows } = await runNamed<Record<string, string>>(q, text, values);
-  const out = rows.map((r) => packedValues(r[PACKED]!, items));
+  const convert = convertersOf(items);
+  const out = rows.map((r) => rowValues(r[PACKED]!, convert));
   await fillKeptIdentifiers(q, items, out);
   return out;
 }

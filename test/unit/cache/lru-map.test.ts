@@ -38,6 +38,16 @@ describe('LruMap', () => {
     assert.deepEqual(['a', 'b', 'c', 'd', 'e', 'f'].map((k) => m.get(k) !== undefined), [true, true, false, false, true, true]);
   });
 
+  it('leaves an entry of the newer half where it is on a hit (no delete and insert on hot entries)', () => {
+    const m = new LruMap<string, number>(4);
+    for (const [i, k] of ['a', 'b', 'c', 'd'].entries()) m.set(k, i);
+    // d and c are in the newer half: hits leave them in place. a and b, in the older half, move behind them.
+    for (const k of ['d', 'c', 'a', 'b']) m.get(k);
+    m.set('e', 4);
+    // A move on every hit would have evicted d, the first hit; c, not moved, is now at the front.
+    assert.deepEqual(['a', 'b', 'c', 'd', 'e'].map((k) => m.get(k) !== undefined), [true, true, false, true, true]);
+  });
+
   it('replaces a value, deletes, clears, and counts hits and misses', () => {
     const m = new LruMap<string, number>(3);
     m.set('a', 1);
