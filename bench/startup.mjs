@@ -44,11 +44,11 @@ function groupCpuMs(pgid) {
 }
 
 /** Starts a command in a process group of its own and times it until health answers 200: wall and CPU ms. */
-async function timeStart(command, args, dataDir, cacheDir, port) {
+async function timeStart(command, args, dataDir, cacheDir, port, env = process.env) {
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DICTUM_DATA_DIR: dataDir, DICTUM_CACHE_DIR: cacheDir, LOG_LEVEL: 'warn' },
+    env: { ...env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', DICTUM_DATA_DIR: dataDir, DICTUM_CACHE_DIR: cacheDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
     detached: true,
   });
@@ -85,9 +85,9 @@ async function timeStart(command, args, dataDir, cacheDir, port) {
 }
 
 /** Wall ms from spawning `node args` until it writes "ready" (or exits, for `node -e 0`). */
-async function timeProcess(args) {
+async function timeProcess(args, env = process.env) {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
   let ready = null;
   child.stdout.on('data', (d) => {
     if (ready === null && String(d).includes('ready')) ready = performance.now() - started;
@@ -95,6 +95,18 @@ async function timeProcess(args) {
   const code = await new Promise((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}`);
   return ready ?? performance.now() - started;
+}
+
+/**
+ * The environment without NODE_EXTRA_CA_CERTS, or null when it is not set. Node 20 reads and parses
+ * that file when it starts (Node 24 when TLS first needs it): a machine that sets it pays for it
+ * in every Node process, npm's and the service's, before any of their own code runs.
+ */
+function withoutExtraCaCerts() {
+  if (!process.env.NODE_EXTRA_CA_CERTS) return null;
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -112,11 +124,18 @@ try {
   // start, and PGlite opening the same data and answering a first statement.
   const nodeAlone = [];
   const pgliteAlone = [];
+  const noCaEnv = withoutExtraCaCerts();
+  const viaNpmNoCa = [];
+  const nodeAloneNoCa = [];
   for (let i = 0; i < runs; i++) {
     viaNpm.push(await timeStart(npm, ['start'], dataDir, cacheDir, port));
     viaNode.push(await timeStart(process.execPath, [path.join(root, 'dist/src/main.js'), 'serve'], dataDir, cacheDir, port));
     nodeAlone.push(await timeProcess(['-e', '0']));
     pgliteAlone.push(await timeProcess([path.join(root, 'bench/lib/pglite-alone.mjs'), dataDir]));
+    if (noCaEnv) {
+      viaNpmNoCa.push(await timeStart(npm, ['start'], dataDir, cacheDir, port, noCaEnv));
+      nodeAloneNoCa.push(await timeProcess(['-e', '0'], noCaEnv));
+    }
   }
   const wall = (xs) => xs.map((x) => x.wall);
   const cpu = (xs) => (xs.every((x) => x.cpu !== null) ? xs.map((x) => x.cpu) : null);
@@ -133,6 +152,13 @@ try {
     [`Node alone, \`node -e 0\` (median of ${runs})`, median(nodeAlone).toFixed(0), ''],
     [`PGlite alone: open the same data, first answer (median of ${runs})`, median(pgliteAlone).toFixed(0), ''],
     [`  runs`, list(pgliteAlone), ''],
+    ...(noCaEnv
+      ? [
+          [`\`npm start\`, restart, without NODE_EXTRA_CA_CERTS (median of ${runs})`, median(wall(viaNpmNoCa)).toFixed(0), show(cpu(viaNpmNoCa))],
+          [`  runs`, list(wall(viaNpmNoCa)), list(cpu(viaNpmNoCa))],
+          [`Node alone, without NODE_EXTRA_CA_CERTS (median of ${runs})`, median(nodeAloneNoCa).toFixed(0), ''],
+        ]
+      : []),
   ];
   for (const [a, b, c] of rows) console.log(`${a.padEnd(64)} ${b.padStart(8)}  ${c.padStart(8)}`);
   console.log(`machine: ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (1, 5, 15 min)`);
@@ -140,6 +166,12 @@ try {
   console.log(`target: a restart through \`npm start\` within ${TARGET_MS} ms: ${restart <= TARGET_MS ? 'met' : 'NOT met'}`);
   const floor = median(pgliteAlone);
   console.log(`  of it, PGlite alone takes ${floor.toFixed(0)} ms on this machine (${((100 * floor) / restart).toFixed(0)}% of the restart); the rest is npm, the service's code and its first statements`);
+  if (noCaEnv && process.version.startsWith('v20.')) {
+    const perProcess = median(nodeAlone) - median(nodeAloneNoCa);
+    console.log(
+      `  this machine sets NODE_EXTRA_CA_CERTS (${process.env.NODE_EXTRA_CA_CERTS}), which Node 20 reads as it starts: about ${perProcess.toFixed(0)} ms per Node process, two of them in \`npm start\`; without it the restart took ${median(wall(viaNpmNoCa)).toFixed(0)} ms`,
+    );
+  }
 } finally {
   fs.rmSync(work, { recursive: true, force: true });
 }

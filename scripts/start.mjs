@@ -3,13 +3,17 @@
 // Arguments are those of dist/src/main.js (serve by default).
 import fs from 'node:fs';
 import module from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { buildIfStale } from './build-if-stale.mjs';
 import { bundleFile } from './bundle.mjs';
+import { runBundle } from './bundle-loader.mjs';
 
-// Node 22.1 and later keep the compiled code of modules between starts (a third of the modules'
-// start-up cost); Node 20 has no such cache and skips this.
+// Node 22.1 and later keep the compiled code of the modules outside the bundle between starts;
+// Node 20 has no such cache and skips this (the bundle has its own, see bundle-loader.mjs).
 module.enableCompileCache?.();
 buildIfStale();
+// Without DATABASE_URL every command opens embedded PGlite: its WebAssembly compiles on V8's
+// background threads while the service's code loads (see src/db/pglite-artifacts.ts).
+if (!process.env.DATABASE_URL?.trim()) (await import('../dist/src/db/pglite-artifacts.js')).startPgliteArtifacts();
 // The bundle when the build made one (see bundle.mjs), else the compiled modules.
-await import(fs.existsSync(bundleFile) ? pathToFileURL(bundleFile).href : '../dist/src/main.js');
+if (fs.existsSync(bundleFile)) runBundle(bundleFile);
+else await import('../dist/src/main.js');

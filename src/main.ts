@@ -3,6 +3,7 @@ import { openDatabase, seededSnapshot } from './db/open.js';
 import { schemaCommand } from './dictionary/schema-command.js';
 import { createLogger, openLogFiles, startServer } from './server.js';
 import { clearRoleType } from './auth/clear-role-type.js';
+import { codeCacheOutcome, signalServing } from './start-signal.js';
 
 /** Command line: serve (default) | migrate | snapshot | schema [--apply] | clear-role-type <AD_Role_ID>. */
 async function main(argv: string[]): Promise<void> {
@@ -14,7 +15,8 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve': {
       const server = await startServer(config, log, files);
-      log.info({ url: server.url, database: config.databaseUrl ? 'postgresql' : 'pglite' }, 'Dictum is serving');
+      log.info({ url: server.url, database: config.databaseUrl ? 'postgresql' : 'pglite', codeCache: codeCacheOutcome() }, 'Dictum is serving');
+      signalServing();
       const stop = (signal: string) => {
         log.info({ signal }, 'shutting down');
         server.close().then(

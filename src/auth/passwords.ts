@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { hash as argonHash, verify as argonVerify, type Options } from '@node-rs/argon2';
+import type { Options } from '@node-rs/argon2';
 import pLimit from 'p-limit';
 import { constantTimeEquals, randomSecret } from './util.js';
 
@@ -18,8 +18,11 @@ const CURRENT_PARAMS = '$argon2id$v=19$m=7168,t=5,p=1$';
  * against 154-156 MB, logins per second the same.
  */
 const hashing = pLimit(Math.max(1, availableParallelism()));
-const hash = (value: string, options: Options): Promise<string> => hashing(() => argonHash(value, options));
-const verify = (phc: string, value: string): Promise<boolean> => hashing(() => argonVerify(phc, value));
+/** The native library loads on the first hash: loading it took a start some 20 ms that nothing needs before a login. */
+let argon2: Promise<typeof import('@node-rs/argon2')> | null = null;
+const library = () => (argon2 ??= import('@node-rs/argon2'));
+const hash = (value: string, options: Options): Promise<string> => hashing(async () => (await library()).hash(value, options));
+const verify = (phc: string, value: string): Promise<boolean> => hashing(async () => (await library()).verify(phc, value));
 
 /** Hashes running and waiting now. */
 export const hashingLoad = (): { running: number; waiting: number; limit: number } => ({ running: hashing.activeCount, waiting: hashing.pendingCount, limit: hashing.concurrency });

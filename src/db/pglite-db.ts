@@ -1,8 +1,8 @@
-import v8 from 'node:v8';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { textParsers, OID, toBuffer } from './type-parsers.js';
 import type { Db, QueryResult, Tx, QueryOptions, Queryable } from './types.js';
 import { directParams, LARGE_BYTEA, runDirect } from './pglite-bytes.js';
+import { takePgliteArtifacts } from './pglite-artifacts.js';
 
 const parsers: Record<number, (v: string, typeId?: number) => unknown> = {
   ...textParsers,
@@ -83,28 +83,14 @@ export interface PgliteOpenOptions {
   sharedBuffersMb?: number;
 }
 
-/**
- * How much a WebAssembly function runs before V8 recompiles it with its optimising compiler. Node 20's
- * V8 does so after a small budget (1.8 million), so starting PostgreSQL in WASM set the optimiser to
- * work on dozens of its functions at once and the first request waited for them: a third of an
- * embedded restart. Later V8 versions (Node 24) raised the default to this value; hot functions
- * are still optimised, a moment later. A budget given on the command line is left alone.
- */
-const WASM_TIERING_BUDGET = 13_000_000;
-let tieringBudgetSet = false;
-
-function setWasmTieringBudget(): void {
-  if (tieringBudgetSet) return;
-  tieringBudgetSet = true;
-  const given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].some((a) => a.startsWith('--wasm-tiering-budget'));
-  if (!given) v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
-}
-
 /** Embedded PostgreSQL (WASM). One connection: statements and transactions are serialised by PGlite. */
 export async function openPglite(options: PgliteOpenOptions): Promise<Db & { dump(): Promise<Blob>; pglite: PGlite }> {
-  setWasmTieringBudget();
+  const artifacts = await takePgliteArtifacts();
   const pg = await PGlite.create({
     dataDir: options.dataDir,
+    pgliteWasmModule: artifacts.wasmModule,
+    // PGlite calls arrayBuffer() of the bundle and nothing else (see pglite-artifacts.ts).
+    fsBundle: artifacts.fsBundle as Blob,
     loadDataDir: options.loadDataDir,
     parsers,
     // PGlite declares serializers as returning text; its writer takes bytes as well (binary format).

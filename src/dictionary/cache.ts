@@ -1,5 +1,5 @@
 import type { Db } from '../db/types.js';
-import { readSourceFile, writeSourceFile } from './file-cache.js';
+import { dictionaryCodeKey, readDictionaryFile, writeDictionaryFile } from './file-cache.js';
 import { dictionaryFromSource, loadDictionary, readDictionarySource } from './load.js';
 import type { Dictionary } from './model.js';
 import { readStamp } from './stamp.js';
@@ -96,9 +96,11 @@ export class DictionaryCache {
 async function firstLoad(db: Db, cacheDir: string | undefined): Promise<Dictionary> {
   if (!cacheDir) return loadDictionary(db, 1);
   const stamp = await readStamp(db);
-  const kept = stamp ? readSourceFile(cacheDir, stamp) : null;
-  if (kept) return dictionaryFromSource(kept, 1);
+  const code = dictionaryCodeKey();
+  const kept = stamp && code ? readDictionaryFile(cacheDir, stamp, code) : null;
+  if (kept) return { ...kept, version: 1 };
   const src = await readDictionarySource(db, stamp !== null);
-  writeSourceFile(cacheDir, src);
-  return dictionaryFromSource(src, 1);
+  const dictionary = dictionaryFromSource(src, 1);
+  if (src.stamp && code) writeDictionaryFile(cacheDir, src.stamp, code, dictionary);
+  return dictionary;
 }

@@ -1,43 +1,87 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DictionarySource } from './load.js';
+import v8 from 'node:v8';
+import { projectRoot } from '../paths.js';
+import type { Dictionary } from './model.js';
 
 /**
- * Dictionary sources kept in files under their stamp (see stamp.ts), so that a start on a
- * database whose dictionary has not changed reads a file instead of asking the database to
- * aggregate every dictionary table (the largest single cost of an embedded start). Equal stamps
- * mean equal rows, so a file is valid for any database that shows its stamp; a file that cannot be
- * read or does not match is ignored and the database asked.
+ * Built dictionaries kept in files under their stamp (see stamp.ts), so that a start on a database
+ * whose dictionary has not changed reads a file instead of asking the database to aggregate every
+ * dictionary table and building the dictionary from the rows (together the largest costs of an
+ * embedded start after PGlite's own). A file holds the dictionary in V8's serialization format,
+ * which Node reads back several times faster than the rows could be decoded and built again.
+ *
+ * Equal stamps mean equal rows, but the same rows built by other code may give another dictionary:
+ * a file also names the code that built it (`codeKey`), and is used only by that same code. A file
+ * that cannot be read or does not match is ignored and the database asked.
  */
 const PREFIX = 'dictionary-';
+const SUFFIX = '.v8';
 /** Files of other stamps are removed once this old: databases that changed long ago. */
 const KEEP_MS = 7 * 24 * 3600_000;
 
-const fileOf = (dir: string, stamp: string): string | null => (/^[0-9a-f-]{36}$/.test(stamp) ? path.join(dir, `${PREFIX}${stamp}.json`) : null);
+interface KeptDictionary {
+  stamp: string;
+  code: string;
+  dictionary: Dictionary;
+}
 
-export function readSourceFile(dir: string, stamp: string): DictionarySource | null {
+const fileOf = (dir: string, stamp: string): string | null => (/^[0-9a-f-]{36}$/.test(stamp) ? path.join(dir, `${PREFIX}${stamp}${SUFFIX}`) : null);
+
+let codeKey: string | null | undefined;
+
+/**
+ * A digest of the compiled modules that build a dictionary (this folder's, which import nothing
+ * from elsewhere: a unit test holds them to it). Null when they cannot be read, and then no file is
+ * used or written.
+ */
+export function dictionaryCodeKey(): string | null {
+  if (codeKey !== undefined) return codeKey;
+  try {
+    const dir = path.join(projectRoot, 'dist', 'src', 'dictionary');
+    const h = createHash('sha256');
+    for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.js')).sort()) {
+      h.update(name);
+      h.update(fs.readFileSync(path.join(dir, name)));
+    }
+    codeKey = h.digest('hex').slice(0, 32);
+  } catch {
+    codeKey = null;
+  }
+  return codeKey;
+}
+
+const isDictionary = (d: unknown): d is Dictionary => {
+  const x = d as Partial<Dictionary> | null;
+  return !!x && Array.isArray(x.tables) && x.byName instanceof Map && x.byId instanceof Map && x.references instanceof Map && x.valRules instanceof Map;
+};
+
+/** The dictionary kept under `stamp` by the code named `code`, or null. */
+export function readDictionaryFile(dir: string, stamp: string, code: string): Dictionary | null {
   const file = fileOf(dir, stamp);
   if (!file) return null;
   try {
-    const src = JSON.parse(fs.readFileSync(file, 'utf8')) as DictionarySource;
-    return src && src.stamp === stamp && typeof src.tables === 'string' && src.columns && typeof src.indexColumns === 'string' ? src : null;
+    const kept = v8.deserialize(fs.readFileSync(file)) as Partial<KeptDictionary> | null;
+    return kept && kept.stamp === stamp && kept.code === code && isDictionary(kept.dictionary) ? kept.dictionary : null;
   } catch {
     return null;
   }
 }
 
 /**
- * Writes a source under its stamp (atomically: other processes may read it meanwhile); never throws.
- * Synchronous, a few milliseconds once per changed dictionary: written in the background, the file
- * was lost whenever the process stopped soon after its start, and every start then read the database.
+ * Keeps a dictionary under its stamp (atomically: other processes may read it meanwhile); never
+ * throws. Synchronous, a few milliseconds once per changed dictionary: written in the background,
+ * the file was lost whenever the process stopped soon after its start, and every start then read
+ * the database.
  */
-export function writeSourceFile(dir: string, src: DictionarySource): void {
-  const file = src.stamp ? fileOf(dir, src.stamp) : null;
+export function writeDictionaryFile(dir: string, stamp: string, code: string, dictionary: Dictionary): void {
+  const file = fileOf(dir, stamp);
   if (!file) return;
   try {
     fs.mkdirSync(dir, { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(src));
+    fs.writeFileSync(tmp, v8.serialize({ stamp, code, dictionary } satisfies KeptDictionary));
     fs.renameSync(tmp, file);
     const now = Date.now();
     for (const name of fs.readdirSync(dir)) {

@@ -20,7 +20,7 @@ async function columnsAsJson(db: Queryable): Promise<string> {
  * (json_agg) rather than thousands of rows, since decoding one text is far cheaper than decoding
  * rows one by one; AD_Column, by far the largest, as delimited text (see delimited-rows.ts),
  * cheaper again for the database to build, or as JSON in the rare dictionary whose texts hold a
- * separator. Plain strings, so that a source can be kept in a file and read back (see file-cache.ts).
+ * separator.
  */
 export interface DictionarySource {
   /** The dictionary stamp read in the same statement (see stamp.ts); null when not asked or absent. */

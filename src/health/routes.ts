@@ -7,6 +7,10 @@ const truthy = (v: unknown): boolean => typeof v === 'string' && /^(true|y|yes|1
 
 export async function healthRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const health = new HealthService(s);
+  // Read once before the instance listens: monitors poll health while it starts, and the first
+  // answers then wait for no statement behind the start's own (the queue's first claims, the node's
+  // registration), since the key is cached like every SysConfig value.
+  await health.keyAccepted(undefined);
   app.get('/api/v1/health', { config: { public: true, queryParameters: ['key', 'db', 'locale'] } }, async (req, reply) => {
     const q = req.query as Record<string, string | undefined>;
     if (!(await health.keyAccepted(q.key))) throw unauthorized('Unauthorized', 'A valid health monitoring key is required');

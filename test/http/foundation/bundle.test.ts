@@ -8,11 +8,17 @@ import { freshDatabase, type FreshDatabase } from '../../helpers/database.js';
 import { startServiceProcess, type InstanceProcess } from '../../helpers/instance-process.js';
 
 /**
- * `npm start` runs the bundle (scripts/bundle.mjs), while the other tests run the separate
- * modules. A library the service imports on first use may reach the bundle in another shape
- * than Node's own loader gives (a CommonJS package without its named exports), so every such
- * import is used here once, through the bundle, as a client would.
+ * `npm start` runs the bundle (scripts/bundle.mjs) through its loader (scripts/bundle-loader.mjs),
+ * while the other tests run the separate modules. A library the service imports on first use may
+ * reach the bundle in another shape than Node's own loader gives (a CommonJS package without its
+ * named exports), so every such import is used here once, through the bundle started as `npm start`
+ * starts it, as a client would.
  */
+const startScript = path.join(projectRoot, 'scripts', 'start.mjs');
+
+/** The fields of an instance's "Dictum is serving" log line. */
+const servingLine = (output: string): Record<string, unknown> => JSON.parse(output.split('\n').find((l) => l.includes('Dictum is serving'))!) as Record<string, unknown>;
+
 describe('the bundled service', () => {
   let db: FreshDatabase;
   let instance: InstanceProcess;
@@ -32,7 +38,7 @@ describe('the bundled service', () => {
 
   before(async () => {
     db = await freshDatabase();
-    instance = await startServiceProcess(path.join(projectRoot, 'dist', 'src', 'main.bundle.js'), { DATABASE_URL: db.databaseUrl ?? '', DICTUM_DATA_DIR: db.dataDir });
+    instance = await startServiceProcess(startScript, { DATABASE_URL: db.databaseUrl ?? '', DICTUM_DATA_DIR: db.dataDir });
     const r = await fetch(`${instance.url}/api/v1/auth/tokens`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -81,5 +87,21 @@ describe('the bundled service', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.type, 'image/png');
     assert.equal(r.bytes.subarray(1, 4).toString('latin1'), 'PNG');
+  });
+
+  it('keeps the code V8 compiled, and the next start takes it', async () => {
+    // The first instance, serving, wrote a cache unless it had one that V8 took (bundle-loader.mjs).
+    assert.match(String(servingLine(instance.output()).codeCache), /^(absent|rejected|accepted)$/);
+    const other = await freshDatabase();
+    const next = await startServiceProcess(startScript, { DATABASE_URL: other.databaseUrl ?? '', DICTUM_DATA_DIR: other.dataDir });
+    try {
+      assert.equal(servingLine(next.output()).codeCache, 'accepted');
+      const r = await fetch(`${next.url}/api/v1/health`);
+      assert.equal(r.status, 200);
+    } finally {
+      next.child.kill('SIGTERM');
+      await new Promise((resolve) => next.child.once('exit', resolve));
+      await other.drop();
+    }
   });
 });

@@ -117,7 +117,7 @@ describe('dictionary cache on several instances sharing one PostgreSQL database'
     try {
       const first = await open();
       assert.equal(first.read, 1, 'the first start reads the database');
-      await eventually(() => fs.readdirSync(cacheDir).some((f) => /^dictionary-[0-9a-f-]{36}\.json$/.test(f)), 'the source is kept in a file');
+      await eventually(() => fs.readdirSync(cacheDir).some((f) => /^dictionary-[0-9a-f-]{36}\.v8$/.test(f)), 'the dictionary is kept in a file');
       const second = await open();
       assert.equal(second.read, 0, 'the next start reads the file');
       assert.equal(second.cache.current.byName.get('c_bpartner')?.label, first.cache.current.byName.get('c_bpartner')?.label);
