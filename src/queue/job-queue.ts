@@ -181,11 +181,9 @@ export class JobQueue {
 
   async start(): Promise<void> {
     if (this.#started && !this.#stopping) return;
-    // A stopped queue may start again (tests stop the workers to stage a crash, then resume them).
+    // A stopped queue may start again: tests stop the workers to stage a crash, a server toggle stops them.
     this.#stopping = false;
     this.#started = true;
-    // A queue stopped by its server toggle starts again.
-    this.#stopping = false;
     this.#unlisten = await this.#db.listen(QUEUE_CHANNEL, () => this.#wake());
     const tick = (): void => {
       this.#timer = setTimeout(() => {
