@@ -11,9 +11,13 @@ import { runBundle } from './bundle-loader.mjs';
 // Node 20 has no such cache and skips this (the bundle has its own, see bundle-loader.mjs).
 module.enableCompileCache?.();
 buildIfStale();
+const pglite = await import('../dist/src/db/pglite-artifacts.js');
 // Without DATABASE_URL every command opens embedded PGlite: its WebAssembly compiles on V8's
-// background threads while the service's code loads (see src/db/pglite-artifacts.ts).
-if (!process.env.DATABASE_URL?.trim()) (await import('../dist/src/db/pglite-artifacts.js')).startPgliteArtifacts();
+// background threads while the service's code loads (see src/db/pglite-artifacts.ts). On a server
+// only the V8 flag it sets is set, so that V8's flags, which its code cache is checked against, are
+// the same whichever database an instance uses (bundle-loader.mjs).
+if (process.env.DATABASE_URL?.trim()) pglite.setWasmTieringBudget();
+else pglite.startPgliteArtifacts();
 // The bundle when the build made one (see bundle.mjs), else the compiled modules.
 if (fs.existsSync(bundleFile)) runBundle(bundleFile);
 else await import('../dist/src/main.js');

@@ -1,10 +1,12 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { projectRoot } from '../../../src/paths.js';
-import { freshDatabase, type FreshDatabase } from '../../helpers/database.js';
+import { freshDatabase, serverUrl, type FreshDatabase } from '../../helpers/database.js';
 import { startServiceProcess, type InstanceProcess } from '../../helpers/instance-process.js';
 
 /**
@@ -102,6 +104,21 @@ describe('the bundled service', () => {
       next.child.kill('SIGTERM');
       await new Promise((resolve) => next.child.once('exit', resolve));
       await other.drop();
+    }
+  });
+
+  // V8 checks a code cache against its flags, and the embedded driver sets one (its WASM tiering
+  // budget): start.mjs sets it on a server too, so that both kinds of instance take one cache.
+  it('an embedded instance takes the code cache a server instance wrote', { skip: !serverUrl }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bundle-'));
+    const embedded = await startServiceProcess(startScript, { DATABASE_URL: '', DICTUM_DATA_DIR: dataDir });
+    try {
+      assert.equal(servingLine(embedded.output()).database, 'pglite');
+      assert.equal(servingLine(embedded.output()).codeCache, 'accepted');
+    } finally {
+      embedded.child.kill('SIGTERM');
+      await new Promise((resolve) => embedded.child.once('exit', resolve));
+      fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
