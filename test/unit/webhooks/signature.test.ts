@@ -1,23 +1,29 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { generateSecret, secretKey, signatureHeader, signEntry, verifySignature } from '../../../src/webhooks/signature.js';
 
-const vectorsFile = path.resolve(process.cwd(), '../shared/reference/standard-webhooks-vectors.json');
+/**
+ * The Standard Webhooks signing vector that every reference library of the specification tests
+ * against (secret, message id, timestamp, body and the signature they give), and signatures that
+ * must be refused for it: its last character changed, a fragment, an empty one.
+ */
+const OFFICIAL = {
+  secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  id: 'msg_p5jXN8AQM9LWM0D4loKWxJek',
+  timestamp: 1614265330,
+  payload: '{"test": 2432232314}',
+  signature: 'v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=',
+};
+const REFUSED = ['v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA=', 'v1,dawfeoifkpqwoekfpqoekf', 'v1,'];
 
 describe('webhook signatures', () => {
-  it('match the official Standard Webhooks vector', { skip: !fs.existsSync(vectorsFile) }, () => {
-    const v = JSON.parse(fs.readFileSync(vectorsFile, 'utf8'));
-    for (const x of v.official_vectors) {
-      assert.equal(signEntry(x.secret, x.msg_id, x.timestamp, x.payload), x.expected_signature);
-      assert.equal(verifySignature(x.secret, { id: x.msg_id, timestamp: String(x.timestamp), signature: x.expected_signature }, x.payload, x.timestamp), null);
-    }
-    const base = v.official_vectors[0];
-    for (const neg of v.official_negative_cases.filter((n: { 'webhook-signature'?: string }) => n['webhook-signature'] !== undefined)) {
-      const r = verifySignature(base.secret, { id: base.msg_id, timestamp: String(base.timestamp), signature: neg['webhook-signature'] }, base.payload, base.timestamp);
-      assert.notEqual(r, null, neg.name);
+  it('match the official Standard Webhooks vector', () => {
+    const x = OFFICIAL;
+    assert.equal(signEntry(x.secret, x.id, x.timestamp, x.payload), x.signature);
+    assert.equal(verifySignature(x.secret, { id: x.id, timestamp: String(x.timestamp), signature: x.signature }, x.payload, x.timestamp), null);
+    for (const signature of REFUSED) {
+      assert.notEqual(verifySignature(x.secret, { id: x.id, timestamp: String(x.timestamp), signature }, x.payload, x.timestamp), null, signature);
     }
   });
 
