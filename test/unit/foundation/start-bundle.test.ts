@@ -34,6 +34,12 @@ describe('start-up bundle', () => {
     assert.doesNotMatch(text, /node_modules\/swagger-ui-dist\/swagger-ui-bundle\.js/, 'the Swagger UI browser bundle is served as a file, not loaded');
   });
 
+  it('is ASCII, so that V8 holds its source at one byte a character', () => {
+    const text = fs.readFileSync(bundle, 'utf8');
+    const outside = /[^\x00-\x7f]/.exec(text);
+    assert.equal(outside, null, outside ? `a character outside ASCII at ${outside.index}: ${JSON.stringify(text.slice(outside.index - 40, outside.index + 10))}` : '');
+  });
+
   it('runs the code of each database driver only in an instance that opens that database', () => {
     const text = fs.readFileSync(bundle, 'utf8');
     for (const driver of ['init_pglite_db', 'init_pg_db']) {
