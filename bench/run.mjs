@@ -99,7 +99,7 @@ async function main() {
       s.statementCostRatios = statementCostRatios(s.small.ceiling?.byStatement, results.scenarios.list.ceiling?.byStatement);
       const fullEstimated = results.scenarios.listEstimated;
       if (s.smallEstimated?.rps && fullEstimated?.rps) {
-        s.fullEstimated = { rps: fullEstimated.rps, p50Ms: fullEstimated.p50Ms, p99Ms: fullEstimated.p99Ms, rowCount: fullEstimated.rowCount };
+        s.fullEstimated = { rps: fullEstimated.rps, p50Ms: fullEstimated.p50Ms, p99Ms: fullEstimated.p99Ms, rowCount: fullEstimated.rowCount, rowCountKind: fullEstimated.rowCountKind };
         s.costRatioEstimated = round(s.smallEstimated.rps / fullEstimated.rps);
       }
     }
@@ -276,6 +276,7 @@ async function measure(ctx, server, token, desc, memory) {
     socketErrors: r.socketErrors,
   };
   if (rowCount !== undefined) out.rowCount = rowCount;
+  if (check.rowCountKind) out.rowCountKind = check.rowCountKind;
   if (memory) out.rssPeakMB = round(memory.phasePeak(desc.key) / MB, 1);
   if (r.requests === 0) {
     out.skipped = `no request completed within ${opts.duration} s (each takes longer at ${connections} connections): raise --duration`;

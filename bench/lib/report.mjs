@@ -48,7 +48,19 @@ export const TARGETS = [
       return typeof hw === 'number' ? `the hand-written server, started with the same Node flags and allocator settings, peaked at ${hw.toFixed(0)} MB under the same reads` : undefined;
     },
   },
-  { id: 'listScalingEstimated', scenario: null, text: 'list cost full/10k <= 1.5x', value: (r) => r.scaling?.costRatioEstimated, ok: (v) => v <= 1.5, show: (v) => `${v.toFixed(2)}x` },
+  {
+    id: 'listScalingEstimated',
+    scenario: null,
+    text: 'list cost full/10k <= 1.5x',
+    value: (r) => r.scaling?.costRatioEstimated,
+    ok: (v) => v <= 1.5,
+    show: (v) => `${v.toFixed(2)}x`,
+    why: (r) => {
+      const full = r.scaling?.fullEstimated;
+      if (full?.rowCountKind !== 'exact') return undefined;
+      return `the service gave no estimate at the full size: its ${fmtInt(full.rowCount)} matches are below the estimate's threshold (REST_COUNT_ESTIMATE_THRESHOLD), so both sizes were counted exactly after asking the planner; the comparison the target is set for is 1,000,000 against 10,000 partners (--rows 1000000), where the estimate is given`;
+    },
+  },
   { id: 'orderCompleteVsReplay', scenario: 'createCompleteOrder', text: '>= 0.5x pgbench replay', value: (r) => r.scenarios.createCompleteOrder?.ratio, ok: (v) => v >= 0.5, show: (v) => `${v.toFixed(2)}x` },
   { id: 'orderCompleteStatements', scenario: 'createCompleteOrder', text: '<= 30 statements', value: (r) => r.scenarios.createCompleteOrder?.statementsPerOrder, ok: (v) => v <= 30, show: (v) => String(v) },
   { id: 'noErrors', scenario: null, text: 'no failed requests', value: (r) => totalErrors(r), ok: (v) => v === 0, show: (v) => String(v) },

@@ -58,11 +58,11 @@ export function requestHeaders(desc, token) {
   return h;
 }
 
-/** Sends one request of a scenario with fetch: {status, body (text), ms}. */
+/** Sends one request of a scenario with fetch: {status, body (text), ms, rowCountKind (a list's X-Row-Count-Kind, or null)}. */
 export async function sendOne(baseUrl, desc, token, tag) {
   const r = requestFactory(desc, `${tag}c`)();
   const started = performance.now();
   const res = await fetch(baseUrl + r.path, { method: r.method, headers: requestHeaders(desc, token), body: r.body, signal: AbortSignal.timeout(30_000) });
   const text = await res.text();
-  return { status: res.status, body: text, ms: performance.now() - started, path: r.path };
+  return { status: res.status, body: text, ms: performance.now() - started, path: r.path, rowCountKind: res.headers.get('x-row-count-kind') };
 }

@@ -56,6 +56,18 @@ test('a missed target says what the run measured about it, where it measured som
   assert.equal(unmeasured.listVsHandwritten.why, undefined, 'no reason without its figures');
 });
 
+test('a missed count-scaling target says when the full size was counted exactly, the estimate not being given', () => {
+  const r = sample();
+  r.scaling.costRatioEstimated = 1.56;
+  r.scaling.fullEstimated = { rps: 470, rowCount: 3109, rowCountKind: 'exact' };
+  const exact = Object.fromEntries(evaluateTargets(r).map((x) => [x.id, x]));
+  assert.equal(exact.listScalingEstimated.met, false);
+  assert.match(exact.listScalingEstimated.why, /no estimate at the full size: its 3,109 matches are below the estimate's threshold.*--rows 1000000/);
+  r.scaling.fullEstimated.rowCountKind = 'estimated';
+  const estimated = Object.fromEntries(evaluateTargets(r).map((x) => [x.id, x]));
+  assert.equal(estimated.listScalingEstimated.why, undefined, 'an estimate given and still too slow has no such reason');
+});
+
 test('the table shows every scenario, the hand-written comparison, both count modes, and failures loudly', () => {
   const r = sample();
   const table = formatTable(r);
