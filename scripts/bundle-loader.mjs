@@ -8,10 +8,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
-
-/** Where the service's code says it serves (src/start-signal.ts reads the same symbols). */
-const SERVING = Symbol.for('dictum.start.onServing');
-const CODE_CACHE = Symbol.for('dictum.start.codeCache');
+import { reportCodeCache } from '../dist/src/start-signal.js';
 
 /**
  * The cache file of one build of the bundle, for this Node and these Node flags. V8 checks a cache
@@ -20,7 +17,7 @@ const CODE_CACHE = Symbol.for('dictum.start.codeCache');
  * the old cache, and a digest of the Node version and flags, so that processes started with other
  * flags (npm start's, a plain node) each keep a cache V8 accepts instead of replacing each other's.
  */
-export function codeCacheFile(bundle) {
+function codeCacheFile(bundle) {
   const st = fs.statSync(bundle);
   const runtime = createHash('sha256').update(JSON.stringify([process.version, process.execArgv, process.env.NODE_OPTIONS ?? ''])).digest('hex').slice(0, 12);
   return `${buildPrefix(bundle, st)}${runtime}.v8cache`;
@@ -55,7 +52,7 @@ function writeCache(script, file, bundle) {
 /**
  * Compiles and runs `bundle` as a CommonJS module. Its code cache is used when there is a valid
  * one; otherwise one is written once the service serves, holding every function compiled by then.
- * The outcome ('accepted', 'rejected' or 'absent') is left where the service's start-up log reads it.
+ * The outcome ('accepted', 'rejected' or 'absent') goes to the service's start-up log (src/start-signal.ts).
  */
 export function runBundle(bundle) {
   const cacheFile = codeCacheFile(bundle);
@@ -69,10 +66,7 @@ export function runBundle(bundle) {
   // No import() in the bundle (bundle.mjs makes them require calls): Node 20 would need a flag for it here.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: bundle, cachedData });
   const outcome = cachedData === undefined ? 'absent' : script.cachedDataRejected ? 'rejected' : 'accepted';
-  globalThis[CODE_CACHE] = outcome;
-  if (outcome !== 'accepted') globalThis[SERVING] = () => setImmediate(() => writeCache(script, cacheFile, bundle));
-  const module = { exports: {}, id: bundle, filename: bundle, loaded: false };
+  reportCodeCache(outcome, outcome === 'accepted' ? undefined : () => setImmediate(() => writeCache(script, cacheFile, bundle)));
+  const module = { exports: {} };
   script.runInThisContext()(module.exports, createRequire(bundle), module, bundle, path.dirname(bundle));
-  module.loaded = true;
-  return module.exports;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { projectRoot } from '../paths.js';
+import { hashProjectFiles } from '../files-digest.js';
 import { migrate } from './migrate.js';
 import type { Db } from './types.js';
 
@@ -16,17 +17,6 @@ export interface OpenDatabaseOptions {
   log?: Pick<Logger, 'info'>;
 }
 
-function listFiles(dir: string): string[] {
-  if (!fs.existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...listFiles(p));
-    else out.push(p);
-  }
-  return out.sort();
-}
-
 /**
  * Identifies the seeded database a build produces: the seed files, the code that turns them
  * into a schema, and the embedded engine's version. A cached snapshot is reused only when
@@ -35,12 +25,7 @@ function listFiles(dir: string): string[] {
 export function seedFingerprint(): string {
   const h = createHash('sha256');
   // What the seeded database depends on: the seed, the code that builds it, and the password hashing of the demo users.
-  const dirs = ['seed', 'dist/src/db', 'dist/src/dictionary', 'dist/src/seed', 'dist/src/auth/passwords.js'].map((d) => path.join(projectRoot, d));
-  for (const file of dirs.flatMap((d) => (fs.existsSync(d) && fs.statSync(d).isFile() ? [d] : listFiles(d)))) {
-    if (file.endsWith('.map')) continue;
-    h.update(path.relative(projectRoot, file));
-    h.update(fs.readFileSync(file));
-  }
+  hashProjectFiles(h, ['seed', 'dist/src/db', 'dist/src/dictionary', 'dist/src/seed', 'dist/src/auth/passwords.js']);
   const pgliteVersion = JSON.parse(fs.readFileSync(path.join(projectRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version;
   h.update(String(pgliteVersion));
   return h.digest('hex').slice(0, 16);

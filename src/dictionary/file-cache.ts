@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
+import { hashProjectFiles } from '../files-digest.js';
 import { projectRoot } from '../paths.js';
 import type { Dictionary } from './model.js';
 
@@ -29,6 +30,8 @@ interface KeptDictionary {
 
 const fileOf = (dir: string, stamp: string): string | null => (/^[0-9a-f-]{36}$/.test(stamp) ? path.join(dir, `${PREFIX}${stamp}${SUFFIX}`) : null);
 
+/** The compiled modules that build a dictionary. */
+const CODE_DIR = 'dist/src/dictionary';
 let codeKey: string | null | undefined;
 
 /**
@@ -38,18 +41,10 @@ let codeKey: string | null | undefined;
  */
 export function dictionaryCodeKey(): string | null {
   if (codeKey !== undefined) return codeKey;
-  try {
-    const dir = path.join(projectRoot, 'dist', 'src', 'dictionary');
-    const h = createHash('sha256');
-    for (const name of fs.readdirSync(dir).filter((n) => n.endsWith('.js')).sort()) {
-      h.update(name);
-      h.update(fs.readFileSync(path.join(dir, name)));
-    }
-    codeKey = h.digest('hex').slice(0, 32);
-  } catch {
-    codeKey = null;
-  }
-  return codeKey;
+  if (!fs.existsSync(path.join(projectRoot, CODE_DIR))) return (codeKey = null);
+  const h = createHash('sha256');
+  hashProjectFiles(h, [CODE_DIR]);
+  return (codeKey = h.digest('hex').slice(0, 32));
 }
 
 const isDictionary = (d: unknown): d is Dictionary => {
