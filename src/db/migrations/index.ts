@@ -281,6 +281,14 @@ export const migrations: Migration[] = [
       for (const statement of SCHEDULER_SCHEMA) await tx.query(statement);
     },
   },
+  {
+    version: 90,
+    name: 'M_Product.Description holds 255 characters (the reference data model gave it 1)',
+    async up(tx) {
+      await tx.query(`UPDATE ad_column SET fieldlength = 255 WHERE ad_column_id = 1212 AND fieldlength < 255`);
+      await tx.query('ALTER TABLE m_product ALTER COLUMN description TYPE varchar(255)');
+    },
+  },
 ];
 
 /**

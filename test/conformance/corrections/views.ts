@@ -1,0 +1,3 @@
+import type { Correction } from '../apply-corrections.js';
+
+export const viewsCorrections: Correction[] = [];

@@ -1,0 +1,30 @@
+import { ex, type Play } from '../play.js';
+
+export const auth: Play[] = [
+  { op: 'POST /auth/tokens', body: ex('gardenAdminUserNameWithoutParameters'), as: 'none', expect: 200, then: (c, a) => (c.firstStep = a.body.token) },
+  { op: 'POST /auth/tokens', body: ex('gardenAdminEmailWithoutParameters'), as: 'none', expect: 200 },
+  { op: 'POST /auth/tokens', body: ex('gardenAdminUserNameOneStepLogin'), as: 'none', expect: 200, then: (c, a) => ((c.tokens.admin = a.body.token), (c.refresh = a.body.refresh_token)) },
+  { op: 'POST /auth/tokens', body: ex('gardenAdminEmailOneStepLogin'), as: 'none', expect: 200 },
+  { op: 'POST /auth/tokens', body: ex('gardenAdminUserNameOneStepLoginWithStringIdentifier'), as: 'none', expect: 200 },
+  { op: 'POST /auth/tokens', body: ex('gardenAdminEmailOneStepLoginWithStringIdentifier'), as: 'none', expect: 200 },
+  { op: 'POST /auth/tokens', body: ex('gardenAdminUserNameOneStepLoginWithDefaults'), as: 'none', expect: 200 },
+  { op: 'POST /auth/tokens', body: ex('gardenAdminEmailOneStepLoginWithDefaults'), as: 'none', expect: 200 },
+  { op: 'POST /auth/tokens', body: ex('superUserUserNameSystemTenant'), as: 'none', expect: 200, then: (c, a) => (c.tokens.system = a.body.token) },
+  { op: 'POST /auth/tokens', body: ex('superUserEmailSystemTenant'), as: 'none', expect: 200 },
+  { op: 'POST /auth/tokens', title: 'GardenUser', as: 'none', body: { userName: 'GardenUser', password: 'GardenUser', parameters: { clientId: 11, roleId: 103, organizationId: 11, warehouseId: 103 } }, expect: 200, then: (c, a) => (c.tokens.user = a.body.token) },
+  { op: 'POST /auth/tokens', title: 'a wrong password', as: 'none', body: { userName: 'GardenAdmin', password: 'wrong' }, expect: 401 },
+  { op: 'GET /auth/roles', as: 'none', headers: { authorization: (c) => `Bearer ${c.firstStep}` }, query: { client: 11 }, expect: 200 },
+  { op: 'GET /auth/organizations', as: 'none', headers: { authorization: (c) => `Bearer ${c.firstStep}` }, query: { client: 11, role: 102 }, expect: 200 },
+  { op: 'GET /auth/warehouses', as: 'none', headers: { authorization: (c) => `Bearer ${c.firstStep}` }, query: { client: 11, role: 102, organization: 11 }, expect: 200 },
+  { op: 'GET /auth/language', as: 'none', headers: { authorization: (c) => `Bearer ${c.firstStep}` }, query: { client: 11 }, expect: 200 },
+  { op: 'PUT /auth/tokens', as: 'none', headers: { authorization: (c) => `Bearer ${c.firstStep}` }, body: ex('withId'), expect: 200 },
+  { op: 'PUT /auth/tokens', as: 'none', headers: { authorization: (c) => `Bearer ${c.firstStep}` }, body: ex('withStringIdentifier'), expect: 200 },
+  { op: 'GET /auth/jwk', as: 'none', expect: 200 },
+  {
+    op: 'POST /auth/refresh',
+    as: 'none',
+    body: ex('example', (v, c) => ({ ...v, refresh_token: c.refresh })),
+    expect: 200,
+    then: (c, a) => (c.tokens.admin = a.body.token),
+  },
+];

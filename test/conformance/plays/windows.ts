@@ -1,0 +1,33 @@
+import { ex, type Play } from '../play.js';
+
+export const windows: Play[] = [
+  { op: 'GET /windows', expect: 200 },
+  { op: 'GET /windows', query: { $filter: ex('Bank_Cash') }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}/tabs', path: { windowSlug: ex('bankCashWindow') }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}/tabs/{tabSlug}/fields', path: { windowSlug: ex('bankCashWindow'), tabSlug: ex('bankCashWindow_bankCashTab') }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}/tabs/{tabSlug}/fields', title: 'filtered', path: { windowSlug: 'bank-cash', tabSlug: 'bank-cash' }, query: { $filter: "IsDisplayed eq true" }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}', path: { windowSlug: ex('bankCashWindow') }, query: { $filter: ex('BankCash_Name'), $sort_column: ex('SortByName'), $page_no: ex('example') }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}', path: { windowSlug: ex('bankCashWindow') }, query: { $sort_column: ex('SortByNameDescending') }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}', path: { windowSlug: ex('salesOrderWindow') }, query: { $page_no: 1 }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}', title: 'an unknown window', path: { windowSlug: 'no-such-window' }, expect: 404 },
+  { op: 'POST /windows/{windowSlug}', path: { windowSlug: ex('salesOrderWindow') }, body: ex('salesOrderWindow'), expect: 201 },
+  { op: 'POST /windows/{windowSlug}', title: 'a bank', path: { windowSlug: ex('bankCashWindow') }, body: { Name: 'Conformance Bank', RoutingNo: '12345' }, expect: 201, then: (c, a) => (c.bankId = a.body.id) },
+  { op: 'POST /windows/{windowSlug}', title: 'not saved', path: { windowSlug: ex('bankCashWindow') }, query: { $save: 'false' }, body: { Name: 'Conformance Bank', RoutingNo: '12345', C_Location_ID: 125 }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}/{id}', path: { windowSlug: ex('bankCashWindow'), id: ex('bankCash_100') }, query: { $expand: ex('bankCash_Account') }, expect: 200 },
+  { op: 'PUT /windows/{windowSlug}/{id}', path: { windowSlug: ex('bankCashWindow'), id: ex('bankCash_100') }, body: ex('bankCashWindow'), expect: 200 },
+  { op: 'GET /windows/{windowSlug}/tabs/{tabSlug}/{id}/{childTabSlug}', path: { windowSlug: ex('bankCashWindow'), tabSlug: ex('bankCashWindow_accountTab'), id: ex('bankCashWindow_accountTab_100'), childTabSlug: ex('bankCashWindow_accountTab_bankAccountDoc') }, query: { $filter: ex('BankCash_Name'), $sort_column: ex('SortByName'), $page_no: ex('example') }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}/tabs/{tabSlug}/{id}/{childTabSlug}', path: { windowSlug: 'bank-cash', tabSlug: 'account', id: 100, childTabSlug: 'bank-account-document' }, query: { $sort_column: ex('SortByNameDescending') }, expect: 200 },
+  {
+    op: 'POST /windows/{windowSlug}/tabs/{tabSlug}/{id}/{childTabSlug}',
+    path: { windowSlug: ex('bankCashWindow'), tabSlug: ex('bankCashWindow_accountTab'), id: ex('bankCashWindow_accountTab_100'), childTabSlug: ex('bankCashWindow_accountTab_bankAccountDoc') },
+    body: ex('bankCashWindow_accountTab_bankAccountDoc'),
+    expect: 201,
+    then: (c, a) => (c.bankAccountDocId = a.body.id),
+  },
+  { op: 'GET /windows/{windowSlug}/tabs/{tabSlug}/{id}', path: { windowSlug: ex('bankCashWindow'), tabSlug: ex('bankCashWindow_accountDocumentTab'), id: ex('bankCashWindow_accountDocumentTab_100') }, expect: 200 },
+  { op: 'GET /windows/{windowSlug}/tabs/{tabSlug}/{id}', path: { windowSlug: ex('bankCashWindow'), tabSlug: ex('bankCashWindow_accountDocumentTab'), id: ex('bankCashWindow_accountDocumentTab_1000001', (_v, c) => c.bankAccountDocId) }, expect: 200 },
+  { op: 'PUT /windows/{windowSlug}/tabs/{tabSlug}/{id}', path: { windowSlug: ex('bankCashWindow'), tabSlug: ex('bankCashWindow_accountDocumentTab'), id: ex('bankCashWindow_accountDocumentTab_100') }, body: ex('bankCashWindow_accountDocumentTab_100'), expect: 200 },
+  { op: 'DELETE /windows/{windowSlug}/tabs/{tabSlug}/{id}', path: { windowSlug: ex('bankCashWindow'), tabSlug: ex('bankCashWindow_accountDocumentTab'), id: ex('bankCashWindow_accountDocumentTab_1000001', (_v, c) => c.bankAccountDocId) }, expect: 200 },
+  { op: 'GET /forms', expect: 200 },
+  { op: 'GET /forms', query: { $filter: ex('notDictionaryEntityType') }, expect: 200 },
+];
