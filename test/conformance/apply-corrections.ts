@@ -24,7 +24,7 @@ interface Base {
  */
 export type Correction =
   | (Base & { kind: 'schema'; target: Target; schema: Schema })
-  | (Base & { kind: 'optional'; target: Target; properties: string[] })
+  | (Base & { kind: 'optional'; target: Target; properties: string[]; /** names the schema does not document are passed over */ someDocumented?: boolean })
   | (Base & { kind: 'response'; operation: string; status: string; content: Record<string, Schema | null> | null });
 
 function locate(doc: UpstreamDocument, target: Target): { holder: Record<string, any>; key: string } {
@@ -69,8 +69,11 @@ export function applyCorrections(doc: UpstreamDocument, corrections: readonly Co
     } else {
       const schema = holder[key] as Schema;
       const names = Object.keys(schema.properties ?? {});
-      for (const p of c.properties) if (!names.includes(p)) throw new Error(`${doc.name}: ${JSON.stringify(c.target)} documents no property ${p}`);
-      schema[OPTIONAL] = [...new Set([...(schema[OPTIONAL] ?? []), ...c.properties])];
+      const unknown = c.properties.filter((p) => !names.includes(p));
+      if (unknown.length && !c.someDocumented) throw new Error(`${doc.name}: ${JSON.stringify(c.target)} documents no property ${unknown.join(', ')}`);
+      const optional = c.properties.filter((p) => names.includes(p));
+      if (!optional.length) throw new Error(`${doc.name}: ${JSON.stringify(c.target)} documents none of ${c.properties.join(', ')}`);
+      schema[OPTIONAL] = [...new Set([...(schema[OPTIONAL] ?? []), ...optional])];
     }
   }
   return out;

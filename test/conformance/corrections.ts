@@ -5,6 +5,7 @@ import { modelsCorrections } from './corrections/models.js';
 import { printCorrections } from './corrections/print.js';
 import { processesCorrections } from './corrections/processes.js';
 import { readServicesCorrections } from './corrections/read-services.js';
+import { recordsCorrections } from './corrections/records.js';
 import { uploadsCorrections } from './corrections/uploads.js';
 import { viewsCorrections } from './corrections/views.js';
 import { windowsCorrections } from './corrections/windows.js';
@@ -17,6 +18,7 @@ import { workflowCorrections } from './corrections/workflow.js';
  * of bxservice/idempiere-rest at cd41207 unless another repository is named. Nothing else is waived.
  */
 export const CORRECTIONS: readonly Correction[] = [
+  ...recordsCorrections,
   ...authCorrections,
   ...modelsCorrections,
   ...printCorrections,

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
@@ -5,6 +8,7 @@ import { clearRoleType } from '../../../src/auth/clear-role-type.js';
 import { applyCorrections } from '../../conformance/apply-corrections.js';
 import { checkAnswer } from '../../conformance/check-answer.js';
 import { CORRECTIONS } from '../../conformance/corrections.js';
+import { DELIBERATE_DEVIATIONS } from '../../conformance/deviations.js';
 import { isExample, type Answer, type Context, type Play, type Value } from '../../conformance/play.js';
 import { PLAYS } from '../../conformance/plays.js';
 import { ResponseValidator } from '../../conformance/response-validator.js';
@@ -19,7 +23,7 @@ import { setSysConfig } from '../auth/auth-helpers.js';
 // test/conformance/corrections.ts, each with the original's source line that proves it.
 
 const documents: { doc: UpstreamDocument; validator: ResponseValidator }[] = DOCUMENT_NAMES.map((name) => {
-  const doc = applyCorrections(loadUpstreamDocument(name), CORRECTIONS);
+  const doc = applyCorrections(loadUpstreamDocument(name), [...CORRECTIONS, ...DELIBERATE_DEVIATIONS]);
   return { doc, validator: new ResponseValidator(doc) };
 });
 
@@ -87,9 +91,12 @@ async function send(server: TestServer, play: Play, ctx: Context): Promise<Answe
 
 describe('answers conform to the upstream OpenAPI documents', () => {
   let server: TestServer;
+  let logDir = '';
   const ctx: Context = { tokens: {} };
   before(async () => {
-    server = await startTestServer();
+    // A log folder, as a served instance has, for the node log operations.
+    logDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-conformance-logs-'));
+    server = await startTestServer({ DICTUM_LOG_DIR: logDir, LOG_LEVEL: 'info' });
     // The System login of the documents' examples needs the System role opened to REST (README).
     await clearRoleType(server.services.db, 0);
     // The documents' examples log in by e-mail address too, which the original allows when this is set.
@@ -97,6 +104,7 @@ describe('answers conform to the upstream OpenAPI documents', () => {
   });
   after(async () => {
     await server?.close();
+    fs.rmSync(logDir, { recursive: true, force: true });
   });
 
   PLAYS.forEach((play, i) => {
