@@ -26,9 +26,6 @@ const FORMS: Record<string, DocumentForm> = {
   m_inout: { title: (so) => (so ? 'Shipment' : 'Material Receipt'), printFormat: 'Shipment_Header', header: 'm_inout', lines: 'm_inoutline', lineKey: 'm_inout_id', qty: 'movementqty', amounts: false, taxes: null, date: 'movementdate' },
 };
 
-/** Whether a table has a printed form. */
-export const hasPrintForm = (table: Table): boolean => table.dbName in FORMS;
-
 const money = (n: number): string => n.toFixed(2);
 
 interface HeaderRow {
@@ -54,6 +51,8 @@ interface HeaderRow {
 
 export interface PrintedDocument {
   file: RenderedFile;
+  /** The form's title and number ("Sales Order 80000"). */
+  title: string;
   name: string;
   printFormatName: string;
   bpartnerId: number | null;
@@ -142,5 +141,5 @@ export async function printDocument(q: Queryable, auth: AuthContext, table: Tabl
     const reportColumns: ReportColumn[] = columns.map((c) => ({ name: c.label, label: c.label, type: c.type, sum: c.label === 'Amount' }));
     file = await renderReport(buildReport({ title, subtitle: headerLines.join('; '), columns: reportColumns, rows: cells, groupBy: null, isSummary: false }), type);
   }
-  return { file, name: `${name}.${file.extension}`, printFormatName: form.printFormat, bpartnerId: h.c_bpartner_id === null ? null : Number(h.c_bpartner_id) };
+  return { file, title, name: `${name}.${file.extension}`, printFormatName: form.printFormat, bpartnerId: h.c_bpartner_id === null ? null : Number(h.c_bpartner_id) };
 }

@@ -1,70 +1,82 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../auth/context.js';
 import type { Table } from '../dictionary/model.js';
-import { writeArchive } from '../archives/archive-store.js';
 import { readableRecord } from '../archives/record-key.js';
-import { badRequest, forbidden, notFound } from '../errors.js';
-import type { ReportType } from '../processes/parameters.js';
+import { badRequest, notFound } from '../errors.js';
+import type { ReportType, RunRequest } from '../processes/parameters.js';
+import { processById } from '../processes/process-definition.js';
+import { processImplementations } from '../processes/process-routes.js';
+import { runProcess, type ProcessResult } from '../processes/runner.js';
+import type { ReadContext } from '../records/read/read-context.js';
+import { getRecord } from '../records/read/reader.js';
 import { tableFromPath } from '../records/http/table-from-path.js';
+import { loadScreenAccess } from '../screens/screen-access.js';
+import { tabScope } from '../screens/tab-records.js';
 import type { Services } from '../services.js';
-import { hasPrintForm, printDocument } from './document-print.js';
+import { printTab, zoomWindowSlug } from './print-window.js';
 
 const TYPES: readonly ReportType[] = ['HTML', 'CSV', 'XLS', 'XLSX', 'PDF'];
 
-/** A window of the path's slug (its name slugified) that the role may open, and the table of its first tab. */
-async function windowTable(s: Services, auth: AuthContext, slug: string): Promise<Table> {
-  const { rows } = await s.db.query<{ name: string; ad_window_id: number; ad_table_id: number | null; access: boolean }>(
-    `SELECT w.name, w.ad_window_id,
-            (SELECT t.ad_table_id FROM ad_tab t WHERE t.ad_window_id = w.ad_window_id AND t.isactive = 'Y' AND t.tablevel = 0 ORDER BY t.seqno LIMIT 1) AS ad_table_id,
-            EXISTS (SELECT 1 FROM ad_window_access a WHERE a.ad_window_id = w.ad_window_id AND a.ad_role_id = $2 AND a.isactive = 'Y') AS access
-       FROM ad_window w WHERE w.isactive = 'Y' AND w.ad_client_id IN (0, $1)`,
-    [auth.clientId, auth.roleId],
-  );
-  const w = rows.find((r) => windowSlug(r.name) === slug.toLowerCase());
-  if (!w) throw notFound('Invalid window', `No window found with slug: ${slug}`);
-  if (!w.access) throw forbidden('Access denied', `Access denied for window: ${slug}`);
-  const table = w.ad_table_id === null ? undefined : s.dictionary.current.byId.get(Number(w.ad_table_id));
-  if (!table) throw notFound('No print format', `Window ${slug} has no table to print`);
-  return table;
-}
-
-/** The slug of a window in paths ("Sales Order" -> "sales-order"). */
-export const windowSlug = (name: string): string =>
-  name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-
-/** Prints one record of a table with a form, archives the print, and answers the file (or {data, fileName} with json). */
-export async function printRecord(s: Services, req: FastifyRequest, reply: FastifyReply, table: Table, idText: string): Promise<unknown> {
+/** `$report_type` (or `report_type`): PDF when absent; 400 for a type no renderer writes. */
+function reportTypeOf(req: FastifyRequest): ReportType | null {
   const q = req.query as Record<string, unknown>;
   const raw = q.$report_type ?? q.report_type;
-  const type = typeof raw === 'string' && raw !== '' ? (raw.toUpperCase() as ReportType) : null;
-  if (type !== null && !TYPES.includes(type)) throw badRequest('Invalid query', `$report_type must be one of ${TYPES.join(', ')}`);
-  if (!hasPrintForm(table)) throw notFound('No print format', `${table.name} records have no print format`);
-  const record = await readableRecord(s.db, req.auth, table, idText);
-  const printed = await s.db.tx(async (tx) => {
-    const doc = await printDocument(tx, req.auth, table, record.id, type);
-    await writeArchive(tx, req.auth, { name: doc.name, contentType: doc.file.contentType, data: doc.file.data, isReport: false, processId: null, tableId: table.id, recordId: record.id, bpartnerId: doc.bpartnerId });
-    return doc;
-  });
-  if (typeof q.json === 'string' && q.json !== '') return { data: printed.file.data.toString('base64'), fileName: printed.name };
-  reply.type(printed.file.contentType);
-  reply.header('Content-Disposition', `inline; filename="${printed.name.replace(/["\\\r\n]/g, '_')}"`);
-  return reply.send(printed.file.data);
+  if (raw === undefined || raw === '') return null;
+  const type = typeof raw === 'string' ? (raw.toUpperCase() as ReportType) : null;
+  if (type === null || !TYPES.includes(type)) throw badRequest('Invalid query', `$report_type must be one of ${TYPES.join(', ')}`);
+  return type;
 }
 
 /**
- * GET /models/{table}/{id}/print[?$report_type=PDF|HTML|CSV|XLS]: the printed form of a sales
- * order, invoice or shipment (PDF by default), as a file; the printed document is archived on
- * its record. GET /windows/{slug}/{id}/print prints the record of the window's first tab.
+ * Runs the print process of a tab on one of its records, as POST /processes runs a process with
+ * record-id and table-id: an AD_PInstance is recorded, and the answer is the run's result.
  */
-export const PRINT_OPTIONS = { config: { queryParameters: ['$report_type', 'report_type', 'json', 'locale'] } };
+async function runPrint(s: Services, auth: AuthContext, processId: number, table: Table, recordId: number, reportType: ReportType | null): Promise<ProcessResult> {
+  const def = await processById(s.db, processId);
+  const request: RunRequest = { params: new Map(), reportType, isSummary: false, printFormatId: null, recordId, tableId: table.id, modelName: null, notificationType: null };
+  return runProcess({ s, auth, def, request, record: { table, id: recordId }, impls: processImplementations(s) });
+}
 
+const readContext = (s: Services, req: FastifyRequest): ReadContext => ({ dict: s.dictionary.current, auth: req.auth, q: s.db });
+
+/**
+ * Prints a record of a table (GET /models/{table}/{id}/print, and /views through its table): the
+ * record is read with the caller's access rules (400, 404, 403 as a read), then printed by the
+ * print process of the window it opens in, for a role that may open that window.
+ */
+export async function printModelRecord(s: Services, req: FastifyRequest, table: Table, idText: string): Promise<ProcessResult> {
+  const reportType = reportTypeOf(req);
+  const record = await readableRecord(s.db, req.auth, table, idText);
+  const rc = readContext(s, req);
+  const slug = await zoomWindowSlug(rc, table, record.row);
+  if (slug === null) throw notFound('Window not found', `No window shows ${table.name} records`);
+  const { processId } = await printTab(rc, await loadScreenAccess(s.db, req.auth), slug, null);
+  return runPrint(s, req.auth, processId, table, record.id, reportType);
+}
+
+/** Prints a record of a window's header tab, or of one of its tabs: the record must be one the tab shows. */
+async function printWindowRecord(s: Services, req: FastifyRequest, windowSlug: string, tabSlug: string | null, idText: string): Promise<ProcessResult> {
+  const reportType = reportTypeOf(req);
+  const rc = readContext(s, req);
+  const { tab, processId } = await printTab(rc, await loadScreenAccess(s.db, req.auth), windowSlug, tabSlug);
+  const { record } = await getRecord(rc, tab.table, idText, { select: [], showSql: false }, tabScope(tab));
+  if (typeof record.id !== 'number') throw notFound('Record not found', `${tab.table.name} records have no single key`);
+  return runPrint(s, req.auth, processId, tab.table, record.id, reportType);
+}
+
+/** The query parameters the print routes read. */
+export const PRINT_OPTIONS = { config: { queryParameters: ['$report_type', 'report_type', 'locale'] } };
+
+/**
+ * GET /models/{table}/{id}/print, GET /windows/{slug}/{id}/print and
+ * GET /windows/{slug}/tabs/{tab}/{id}/print[?$report_type=PDF|HTML|CSV|XLS|XLSX]: runs the print
+ * process of the window's tab on the record and answers the process result, the printed file
+ * base64 in it (PDF in reportFile, archived on the record; other types in exportFile).
+ */
 export async function printRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  const printOptions = PRINT_OPTIONS;
-  app.get<{ Params: { table: string; id: string } }>('/api/v1/models/:table/:id/print', printOptions, async (req, reply) => printRecord(s, req, reply, tableFromPath(s, req.params.table), req.params.id));
-  app.get<{ Params: { slug: string; id: string } }>('/api/v1/windows/:slug/:id/print', printOptions, async (req, reply) => printRecord(s, req, reply, await windowTable(s, req.auth, req.params.slug), req.params.id));
+  app.get<{ Params: { table: string; id: string } }>('/api/v1/models/:table/:id/print', PRINT_OPTIONS, async (req) => printModelRecord(s, req, tableFromPath(s, req.params.table), req.params.id));
+  app.get<{ Params: { slug: string; id: string } }>('/api/v1/windows/:slug/:id/print', PRINT_OPTIONS, async (req) => printWindowRecord(s, req, req.params.slug, null, req.params.id));
+  app.get<{ Params: { slug: string; tab: string; id: string } }>('/api/v1/windows/:slug/tabs/:tab/:id/print', PRINT_OPTIONS, async (req) =>
+    printWindowRecord(s, req, req.params.slug, req.params.tab, req.params.id),
+  );
 }

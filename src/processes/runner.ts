@@ -10,6 +10,7 @@ import { ApiError, badRequest, conflict, notFound } from '../errors.js';
 import { toApiError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import { writeArchive } from '../archives/archive-store.js';
+import { DOCUMENT_PRINT_CLASS, DOCUMENT_PRINT_PROCESSES } from '../print/print-processes.js';
 import type { FileInput, ParamValue, RunRequest } from './parameters.js';
 import type { ProcessDef } from './process-definition.js';
 import { createInstance, finishInstance, isRunning, writeLogs, type ProcessLogEntry } from './process-instance.js';
@@ -19,6 +20,8 @@ export interface OutputFile {
   name: string;
   contentType: string;
   data: Buffer;
+  /** How a report is archived when it is a printed document rather than a report (IsReport N, its partner). */
+  archive?: { isReport: boolean; bpartnerId: number | null };
 }
 
 /** What an implementation receives: the caller, its transaction, the parameters and the record of a button process. */
@@ -71,12 +74,14 @@ export class ProcessImplementations {
   }
 
   /**
-   * The implementation of a process: its Classname; a report with a report view and no class runs
-   * the report engine; a workflow process without class (the document processes such as
-   * "C_Order Process") runs the document action on its record.
+   * The implementation of a process: its Classname; a document print process (Rpt C_Order...)
+   * prints its record; a report with a report view and no class runs the report engine; a workflow
+   * process without class (the document processes such as "C_Order Process") runs the document
+   * action on its record.
    */
   find(def: ProcessDef): ProcessImplementation | null {
     if (def.classname) return this.#byKey.get(def.classname) ?? null;
+    if (def.isReport && DOCUMENT_PRINT_PROCESSES.has(def.id)) return this.#byKey.get(DOCUMENT_PRINT_CLASS) ?? null;
     if (def.isReport && def.reportViewId) return this.#byKey.get(REPORT_VIEW_CLASS) ?? null;
     if (def.workflowId) return this.#byKey.get(DOCUMENT_ACTION_CLASS) ?? null;
     return null;
@@ -223,8 +228,9 @@ export async function executeInstance(tx: Tx, o: RunOptions, instanceId: number)
       name: outcome.report.name,
       contentType: outcome.report.contentType,
       data: outcome.report.data,
-      isReport: true,
+      isReport: outcome.report.archive?.isReport ?? true,
       processId: o.def.id,
+      bpartnerId: outcome.report.archive?.bpartnerId ?? null,
       // A report belongs to its run: it is read back under /models/ad_pinstance/{id}/archives.
       tableId: o.record ? o.record.table.id : PINSTANCE_TABLE_ID,
       recordId: o.record ? o.record.id : instanceId,

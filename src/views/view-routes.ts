@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ARCHIVE_FILE_OPTIONS, archiveFile, archiveList } from '../archives/archive-routes.js';
 import { mountAttachmentRoutes } from '../attachments/attachment-routes.js';
-import { PRINT_OPTIONS, printRecord } from '../print/print-routes.js';
+import { PRINT_OPTIONS, printModelRecord } from '../print/print-routes.js';
 import type { AuthContext } from '../auth/context.js';
 import type { Queryable } from '../db/types.js';
 import { badRequest } from '../errors.js';
@@ -151,9 +151,9 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
 
   // Attachments and prints of a view's record are those of its table's record, reached through the view.
   await mountAttachmentRoutes(app, s, '/api/v1/views/:view/:id/attachments', async (req) => (await viewRecordId(req as ViewPath & typeof req)).view.table);
-  app.get<{ Params: P }>('/api/v1/views/:view/:id/print', PRINT_OPTIONS, async (req, reply) => {
+  app.get<{ Params: P }>('/api/v1/views/:view/:id/print', PRINT_OPTIONS, async (req) => {
     const { view, id } = await viewRecordId(req);
-    return printRecord(s, req, reply, view.table, String(id));
+    return printModelRecord(s, req, view.table, String(id));
   });
 
   app.get<{ Params: P }>('/api/v1/views/:view/:id/:property', async (req) => {

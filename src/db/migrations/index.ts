@@ -12,6 +12,7 @@ import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 import { addProcessSeed } from '../../processes/process-seed.js';
+import { addPrintProcessSeed } from '../../print/print-seed.js';
 import { addPeriodControls } from '../../documents/engine/period.js';
 import { addDemoMatches } from '../../documents/engine/matching.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
@@ -279,6 +280,13 @@ export const migrations: Migration[] = [
     name: 'scheduler firings claimed once across the cluster (dictum.scheduler_firing)',
     async up(tx) {
       for (const statement of SCHEDULER_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 75,
+    name: 'document print processes (Rpt C_Order, Rpt C_Invoice, Rpt M_InOut) on the header tabs of the document windows',
+    async up(tx) {
+      await addPrintProcessSeed(tx);
     },
   },
   {

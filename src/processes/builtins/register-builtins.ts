@@ -1,3 +1,5 @@
+import { documentPrint } from '../../print/print-process.js';
+import { DOCUMENT_PRINT_CLASS } from '../../print/print-processes.js';
 import { reportViewReport } from '../../reports/report-process.js';
 import { DOCUMENT_ACTION_CLASS, REPORT_VIEW_CLASS, type ProcessImplementations } from '../runner.js';
 import { validateBPartners } from './bpartner-validate.js';
@@ -13,6 +15,7 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   registerSystemProcesses(impls);
   impls.register(DOCUMENT_ACTION_CLASS, documentAction);
   impls.register(REPORT_VIEW_CLASS, reportViewReport);
+  impls.register(DOCUMENT_PRINT_CLASS, documentPrint);
   impls.register('dictum.process.InvoiceGenerateFromShipments', generateInvoices);
   impls.register('dictum.process.ExportRecords', exportRecords);
   impls.register('dictum.process.ImportBPartners', importBPartners);

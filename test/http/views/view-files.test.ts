@@ -55,19 +55,31 @@ describe('attachments and prints of REST view records', () => {
     assert.deepEqual((await f.server.request('GET', '/api/v1/models/c_order/1000022/attachments', { token: f.admin })).body, { attachments: [] });
   });
 
-  it('prints a view record and archives the print on it', async () => {
-    const pdf = await fetch(`${f.server.url}/api/v1/views/salesOrders/1000022/print`, { headers: { authorization: `Bearer ${f.admin}` } });
-    assert.equal(pdf.status, 200);
-    assert.equal(pdf.headers.get('content-type'), 'application/pdf');
-    assert.equal(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString(), '%PDF-');
-    const html = await f.server.request('GET', '/api/v1/views/salesOrders/1000022/print?$report_type=HTML&json=true', { token: f.admin });
+  it('prints a view record with its window\'s print process and archives the PDF on it', async () => {
+    const pdf = await f.server.request('GET', '/api/v1/views/salesOrders/1000022/print', { token: f.admin });
+    assert.equal(pdf.status, 200, pdf.text);
+    assert.match(pdf.headers.get('content-type') ?? '', /^application\/json/);
+    assert.equal(pdf.body.process, 'rpt-c_order');
+    assert.equal(pdf.body.isError, false);
+    assert.equal(Buffer.from(pdf.body.reportFile as string, 'base64').subarray(0, 5).toString(), '%PDF-');
+    const [run] = (await f.server.services.db.query<{ record_id: number }>('SELECT record_id FROM ad_pinstance WHERE ad_pinstance_id = $1', [pdf.body.AD_PInstance_ID])).rows;
+    assert.equal(Number(run!.record_id), 1000022, 'a recorded run on the view\'s record');
+    const html = await f.server.request('GET', '/api/v1/views/salesOrders/1000022/print?$report_type=HTML', { token: f.admin });
     assert.equal(html.status, 200, html.text);
-    assert.match(Buffer.from(html.body.data as string, 'base64').toString(), /<html/i);
+    assert.equal(html.body.reportFile, undefined);
+    assert.match(Buffer.from(html.body.exportFile as string, 'base64').toString(), /<html/i);
     const archives = await f.server.request('GET', '/api/v1/views/salesOrders/1000022/archives', { token: f.admin });
-    assert.equal(archives.body.archives.length, 2);
+    assert.deepEqual(
+      archives.body.archives.map((a: { name: string; processId: number }) => [a.name, a.processId]),
+      [[pdf.body.reportFileName, 110]],
+      'the PDF is archived on the record, the HTML export is not',
+    );
     assert.equal((await f.server.request('GET', '/api/v1/views/salesOrders/104/print', { token: f.admin })).status, 404);
     assert.equal((await f.server.request('GET', '/api/v1/views/salesOrders/1000022/print?$report_type=DOC', { token: f.admin })).status, 400);
-    assert.equal((await f.server.request('GET', '/api/v1/views/businessPartners/118/print', { token: f.admin })).status, 404, 'partners have no print form');
+    const partner = await f.server.request('GET', '/api/v1/views/businessPartners/118/print', { token: f.admin });
+    assert.equal(partner.status, 404, 'the partner window has no print process');
+    assert.equal(partner.body.title, 'No print process');
+    assert.equal((await f.server.request('GET', '/api/v1/views/salesOrders/1000022/print', { token: f.ws })).status, 200, 'a role that opens the Sales Order window');
   });
 
   it('reads the demo view in its property names', async () => {

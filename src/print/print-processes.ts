@@ -1,0 +1,13 @@
+/**
+ * The document print processes, by AD_Process_ID, with the table each prints. They have no class:
+ * like the original's report control, the runner recognises them by id and prints the run's
+ * record with its form (src/print/document-print.ts).
+ */
+export const DOCUMENT_PRINT_PROCESSES: ReadonlyMap<number, string> = new Map([
+  [110, 'c_order'], // Rpt C_Order, Order Print
+  [116, 'c_invoice'], // Rpt C_Invoice, Invoice Print
+  [117, 'm_inout'], // Rpt M_InOut, Delivery Note / Shipment Print
+]);
+
+/** The class key the runner binds the document print processes to. */
+export const DOCUMENT_PRINT_CLASS = 'dictum.print.DocumentPrint';
