@@ -65,7 +65,8 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
       const raw = (req.query as Record<string, unknown>).expiresInSeconds;
       if (raw !== undefined) {
         if (typeof raw !== 'string' || !/^-?\d{1,9}$/.test(raw)) throw badRequest('Request Error', 'expiresInSeconds must be an integer');
-        if (Number(raw) > 0) {
+        // A presigned request gets no new URL: its holder's access ends when its own URL expires.
+        if (Number(raw) > 0 && req.auth) {
           // One query for both: the status and the file, as the original signs its URL for the upload's path.
           const query = await signed('GET', u, Math.min(Number(raw), MAX_EXPIRES_SECONDS));
           Object.assign(body, { presignedURL: `v1/uploads/${u.uploadId},v1/uploads/${u.uploadId}/file?${query}`, filePresignedURL: `v1/uploads/${u.uploadId}/file?${query}` });

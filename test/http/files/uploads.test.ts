@@ -327,7 +327,9 @@ describe('chunked uploads', () => {
     const short = await status(s.uploadId, admin, '?expiresInSeconds=1');
     const shortQuery = (short.presignedURL as string).slice((short.presignedURL as string).indexOf('?') + 1);
     assert.equal((await put(s.uploadId, 2, chunk2, { query: shortQuery })).status, 401, 'the status URL is for GET only');
-    assert.equal((await fetch(`${server.url}/api/v1/uploads/${s.uploadId}?${shortQuery}`)).status, 200);
+    const viaShort = await fetch(`${server.url}/api/v1/uploads/${s.uploadId}?${shortQuery}&expiresInSeconds=604800`);
+    assert.equal(viaShort.status, 200);
+    assert.equal(((await viaShort.json()) as { presignedURL?: string }).presignedURL, undefined, 'a presigned URL does not make a longer one');
     await new Promise((r) => setTimeout(r, 2100));
     const expired = await fetch(`${server.url}/api/v1/uploads/${s.uploadId}?${shortQuery}`);
     assert.equal(expired.status, 401);
