@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { Unzip, UnzipInflate, UnzipPassThrough, unzipSync } from 'fflate';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
+import { cleanExpired } from '../../../src/uploads/upload-store.js';
 
 const sha = (b: Buffer | Uint8Array) => createHash('sha256').update(b).digest('hex');
 const UUID = '[0-9a-f-]{36}';
@@ -264,10 +265,7 @@ describe('chunked uploads', () => {
 
   it('fails an upload that expires before completion, keeps a completed one, and cleans ended sessions later', async () => {
     const expire = (id: string, ago: string) => server.services.db.query(`UPDATE rest_upload SET expiresat = now() - $2::interval WHERE uploadid = $1`, [id, ago]);
-    const clean = async () => {
-      const { cleanExpired } = await import('../../../src/uploads/upload-store.js');
-      return cleanExpired(server.services.db);
-    };
+    const clean = () => cleanExpired(server.services.db);
     const s = await session(admin);
     assert.equal((await put(s.uploadId, 1, chunk1, { token: admin })).status, 200);
     await expire(s.uploadId, '1 second');
