@@ -223,7 +223,7 @@ async function roundTrip(baseUrl, token, fileName, fileSize, chunkSize, phase) {
   phase('copy to archive');
   const archive = await call(baseUrl, token, 'POST', `/api/v1/uploads/${s.uploadId}/copy`, { copyLocation: 'ARCHIVE', tableName: 'c_order', recordId: '1000022' });
   phase('read archive');
-  check('archive', await hashDownload(baseUrl, token, `/api/v1/models/c_order/1000022/archives/${archive.id}`));
+  check('archive', await hashDownload(baseUrl, token, `/api/v1/models/c_order/1000022/archives/${archive.recordId}`));
   phase('clean up');
   await call(baseUrl, token, 'DELETE', '/api/v1/models/m_product/122/attachments');
   await call(baseUrl, token, 'DELETE', `/api/v1/uploads/${s.uploadId}`);

@@ -17,6 +17,11 @@
 // The collection reads attachments that none of its requests adds (IDEMPIERE-3997.patch on order
 // 1000022, any attachment of product 144): its author's database had them, GardenWorld has not.
 // The runner adds them through the API before the run and says so (see docs/compatibility.md).
+// The copy request's test expects 202, which the original's copy never answers: it answers 200
+// (UploadResourceImpl.copyUploadedFile, `return Response.ok(response).build()`, lines 678, 702 and
+// 725 of bxservice/idempiere-rest at cd41207, as at 9d845b4 where the copy came in); the 202 was
+// the answer of the `/complete` request it replaced (4f8be2e). The runner expects 200 there and
+// prints a `correction:` line.
 // Usage: npm run build && node scripts/run-collection.mjs [collection.json] [environment.json] [--no-fixtures]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -93,8 +98,20 @@ function playOrder(c) {
     items.splice(lastAttachment + 1, 0, productDelete);
   }
   if (logout) items.push(logout);
-  for (const it of items) useExampleChunk(it);
+  for (const it of items) {
+    useExampleChunk(it);
+    expectCopyStatus(it);
+  }
   return { ...c, item: items };
+}
+
+/** The copy request expects the original's 200 instead of the 202 of the request it replaced. */
+function expectCopyStatus(it) {
+  if (it.request?.method !== 'POST' || !/\/uploads\/[^/]+\/copy$/.test(rawUrl(it))) return;
+  const script = it.event?.find((e) => e.listen === 'test')?.script;
+  if (!script || !Array.isArray(script.exec) || !script.exec.some((l) => l.includes('have.status(202)'))) return;
+  script.exec = script.exec.map((l) => l.replace('Status code is 202', 'Status code is 200').replace('have.status(202)', 'have.status(200)'));
+  console.log(`correction: ${it.name} expects 200, as the original's copy answers`);
 }
 
 function rawUrl(it) {

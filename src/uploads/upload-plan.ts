@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { contentTypeOfName } from '../attachments/content-type.js';
 import { badRequest } from '../errors.js';
 
 /** Chunks are numbered from 1 (as the upstream collection sends them) up to the total. */
@@ -18,7 +19,8 @@ export interface SessionRequest {
   fileSize: number;
   chunkSize: number;
   totalChunks: number;
-  sha256: string;
+  /** The whole file's hash, checked at completion; optional, as in the original. */
+  sha256: string | null;
   uploadLocation: UploadLocation;
   expiresInSeconds: number;
 }
@@ -62,18 +64,24 @@ export function parseSessionRequest(body: unknown): SessionRequest {
   const fileName = typeof b.fileName === 'string' ? b.fileName.trim() : '';
   if (!fileName) throw badRequest('Request Error', 'fileName property is mandatory');
   if (fileName.length > 255 || /[/\\\u0000-\u001f]/.test(fileName)) throw badRequest('Request Error', `Invalid file name: ${fileName}`);
-  const contentType = b.contentType === undefined || b.contentType === '' ? 'application/octet-stream' : b.contentType;
+  // Without a type the file name tells it, as the original does when it serves the file.
+  const contentType = absent(b.contentType) ? contentTypeOfName(fileName) : b.contentType;
   if (typeof contentType !== 'string' || !/^[\w.+-]+\/[\w.+-]+$/.test(contentType)) throw badRequest('Request Error', 'contentType must be a MIME type');
   const fileSize = int(b.fileSize, 'fileSize', 1, MAX_FILE_SIZE);
   const chunkSize = int(b.chunkSize, 'chunkSize', 1, MAX_CHUNK_SIZE);
   const totalChunks = Math.ceil(fileSize / chunkSize);
   if (totalChunks > MAX_CHUNKS) throw badRequest('Request Error', `A file may have at most ${MAX_CHUNKS} chunks: choose a larger chunkSize`);
-  if (!isSha256(b.sha256)) throw badRequest('Request Error', 'sha256 must be 64 hexadecimal digits');
-  const location = typeof b.uploadLocation === 'string' ? b.uploadLocation.trim().toUpperCase() : '';
+  if (!absent(b.sha256) && !isSha256(b.sha256)) throw badRequest('Request Error', 'sha256 must be 64 hexadecimal digits');
+  const sha256 = isSha256(b.sha256) ? b.sha256.toLowerCase() : null;
+  // ARCHIVE when none is given, as the original.
+  const location = absent(b.uploadLocation) ? 'ARCHIVE' : typeof b.uploadLocation === 'string' ? b.uploadLocation.trim().toUpperCase() : '';
   if (!(LOCATIONS as readonly string[]).includes(location)) throw badRequest('Request Error', `uploadLocation must be one of ${LOCATIONS.join(', ')}`);
-  const expiresInSeconds = b.expiresInSeconds === undefined || b.expiresInSeconds === null ? DEFAULT_EXPIRES_SECONDS : int(b.expiresInSeconds, 'expiresInSeconds', 1, MAX_EXPIRES_SECONDS);
-  return { fileName, contentType, fileSize, chunkSize, totalChunks, sha256: b.sha256.toLowerCase(), uploadLocation: location as UploadLocation, expiresInSeconds };
+  const expiresInSeconds = absent(b.expiresInSeconds) ? DEFAULT_EXPIRES_SECONDS : int(b.expiresInSeconds, 'expiresInSeconds', 1, MAX_EXPIRES_SECONDS);
+  return { fileName, contentType, fileSize, chunkSize, totalChunks, sha256, uploadLocation: location as UploadLocation, expiresInSeconds };
 }
+
+/** A property a client leaves out, sends as null or as an empty string. */
+const absent = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** The expected size of chunk `n` (1-based) of a file. */
 export function chunkLength(fileSize: number, chunkSize: number, n: number): number {
@@ -91,27 +99,34 @@ function parseSigningDate(s: string): number | null {
   return m ? Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) : null;
 }
 
-const mac = (secret: string, uploadId: string, credential: string, date: string, expires: string): string =>
-  createHmac('sha256', secret).update(`${uploadId}\n${credential}\n${date}\n${expires}`).digest('hex');
+/**
+ * What a presigned query lets its holder do, as the original scopes its own: PUT is the chunks of
+ * one upload (the URL of the session's creation), GET its status and its file (the URL of the
+ * status answer).
+ */
+export type PresignedMethod = 'GET' | 'PUT';
 
-/** The query string that lets its holder send the chunks of an upload and read its file until it expires. */
-export function presignQuery(secret: string, uploadId: string, userId: number, nowMs: number, expiresInSeconds: number): string {
+const mac = (secret: string, method: PresignedMethod, uploadId: string, credential: string, date: string, expires: string): string =>
+  createHmac('sha256', secret).update(`${method}\n${uploadId}\n${credential}\n${date}\n${expires}`).digest('hex');
+
+/** The query string that lets its holder make `method` requests on one upload until it expires. */
+export function presignQuery(secret: string, method: PresignedMethod, uploadId: string, userId: number, nowMs: number, expiresInSeconds: number): string {
   const date = signingDate(nowMs);
   const expires = String(expiresInSeconds);
   const credential = String(userId);
-  const p = new URLSearchParams({ [PRESIGN.credential]: credential, [PRESIGN.date]: date, [PRESIGN.expires]: expires, [PRESIGN.signature]: mac(secret, uploadId, credential, date, expires) });
+  const p = new URLSearchParams({ [PRESIGN.credential]: credential, [PRESIGN.date]: date, [PRESIGN.expires]: expires, [PRESIGN.signature]: mac(secret, method, uploadId, credential, date, expires) });
   return p.toString();
 }
 
 export const hasPresignedQuery = (q: Record<string, unknown>): boolean => typeof q[PRESIGN.signature] === 'string';
 
-/** The user a presigned query stands for, or a reason it is refused (bad signature, expired). */
-export function verifyPresigned(secret: string, uploadId: string, q: Record<string, unknown>, nowMs: number): { userId: number } | { refused: string } {
+/** The user a presigned query stands for, or a reason it is refused (bad signature, other method, expired). */
+export function verifyPresigned(secret: string, method: PresignedMethod, uploadId: string, q: Record<string, unknown>, nowMs: number): { userId: number } | { refused: string } {
   const get = (k: string): string => (typeof q[k] === 'string' ? (q[k] as string) : '');
   const [sig, credential, date, expires] = [get(PRESIGN.signature), get(PRESIGN.credential), get(PRESIGN.date), get(PRESIGN.expires)];
   const start = parseSigningDate(date);
   if (!/^\d{1,10}$/.test(credential) || start === null || !/^\d{1,9}$/.test(expires) || !/^[0-9a-f]{64}$/.test(sig)) return { refused: 'The presigned URL is malformed' };
-  const want = Buffer.from(mac(secret, uploadId, credential, date, expires), 'hex');
+  const want = Buffer.from(mac(secret, method, uploadId, credential, date, expires), 'hex');
   if (!timingSafeEqual(want, Buffer.from(sig, 'hex'))) return { refused: 'The signature of the presigned URL does not match' };
   if (nowMs > start + Number(expires) * 1000) return { refused: 'The presigned URL has expired' };
   return { userId: Number(credential) };
