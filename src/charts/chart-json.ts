@@ -8,43 +8,22 @@ const XY_TYPES = new Set(['BC', 'LC', 'BS']);
 export const isXyChart = (chart: Pick<ChartDef, 'isTimeSeries' | 'chartType'>): boolean => chart.isTimeSeries && XY_TYPES.has(chart.chartType);
 
 /**
- * A chart's data in the original's three shapes: pie charts as {key, value}; time series of the
- * bar, line and stacked bar types as {series, x, y}, x the period's first moment
- * ('YYYY-MM-DD HH:mm:ss'); every other chart as category data {row (series), column (category),
- * value}. Values are numbers, and the header carries the original's names (`domain-label`,
- * `range-label`, `display-legend`, `orientation`, `chart-type`) and, for clients written from
- * the upstream OpenAPI document, the names it gives (`domainLabel`, `rangeLabel`,
- * `displayLegend`, `chartOrientation`, `chartType`).
+ * A chart's data in the original's three shapes (its MChart.getData): pie charts as {key, value};
+ * time series of the bar, line and stacked bar types as {series, x, y}, x the period's first
+ * moment ('YYYY-MM-DD HH:mm:ss'); every other chart as category data {row (series), column
+ * (category), value}. Values are numbers, as the original writes them.
  */
 export function chartJson(chart: ChartDef, points: ChartPoint[]): JsonObject {
   const head: JsonObject = { id: chart.id, name: chart.name };
   if (!isXyChart(chart) && isPie(chart.chartType)) {
     const byKey = new Map<string, number>();
     for (const p of points) byKey.set(p.category, (byKey.get(p.category) ?? 0) + p.value);
-    return {
-      ...head,
-      'display-legend': chart.displayLegend,
-      'chart-type': chart.chartType,
-      displayLegend: chart.displayLegend,
-      chartType: chart.chartType,
-      data: [...byKey].map(([key, value]) => ({ key, value })),
-    };
+    return { ...head, displayLegend: chart.displayLegend, chartType: chart.chartType, data: [...byKey].map(([key, value]) => ({ key, value })) };
   }
-  const labels = (domain: string, range: string): JsonObject => ({
-    ...(chart.domainLabel ? { [domain]: chart.domainLabel } : {}),
-    ...(chart.rangeLabel ? { [range]: chart.rangeLabel } : {}),
-  });
-  const common: JsonObject = {
-    ...head,
-    ...labels('domain-label', 'range-label'),
-    'display-legend': chart.displayLegend,
-    orientation: chart.orientation,
-    'chart-type': chart.chartType,
-    ...labels('domainLabel', 'rangeLabel'),
-    displayLegend: chart.displayLegend,
-    chartOrientation: chart.orientation,
-    chartType: chart.chartType,
-  };
+  const labels: JsonObject = {};
+  if (chart.domainLabel) labels.domainLabel = chart.domainLabel;
+  if (chart.rangeLabel) labels.rangeLabel = chart.rangeLabel;
+  const common: JsonObject = { ...head, ...labels, displayLegend: chart.displayLegend, chartOrientation: chart.orientation, chartType: chart.chartType };
   if (isXyChart(chart)) return { ...common, data: points.map((p) => ({ series: p.series, x: periodStart(p.category), y: p.value })) };
   return { ...common, data: points.map((p) => ({ row: p.series, column: p.category, value: p.value })) };
 }
