@@ -26,7 +26,7 @@ export const OPERATIONS: Record<string, OperationFacts> = {
   'PUT /api/v1/models/:table/:id': { summary: 'Update a record', request: ref('Record'), response: ref('Record') },
   'DELETE /api/v1/models/:table/:id': { summary: 'Delete a record', response: ref('Deleted') },
   'GET /api/v1/models/:table/:id/:property': { summary: 'One column of a record', response: ref('Record') },
-  'GET /api/v1/windows': { summary: 'Windows the role may open', query: ['$filter'], response: { type: 'object', properties: { windows: { type: 'array', items: OBJECT } } } },
+  'GET /api/v1/windows': { summary: 'Windows the role may open ($expand=AD_Tab,AD_Field adds tabs and fields)', query: ['$filter', '$expand', '$select'], response: { type: 'object', properties: { windows: { type: 'array', items: OBJECT } } } },
   'GET /api/v1/windows/:window/tabs': { summary: 'A window with its tabs', response: OBJECT },
   'GET /api/v1/windows/:window/tabs/:tab/fields': { summary: 'Fields of a tab', query: ['$filter'], response: { type: 'object', properties: { fields: { type: 'array', items: OBJECT } } } },
   'GET /api/v1/windows/:window': { summary: 'Records of the header tab', query: WINDOW_LIST, response: ref('WindowRecords') },

@@ -12,6 +12,7 @@ import { slugify } from '../dictionary/slug.js';
 import { getRecord } from '../records/read/reader.js';
 import { parseTabExpand, parseTabListOptions, tabRecord, tabRecordsPage, tabScope, type TabPage } from './tab-records.js';
 import { createTabRecord, deleteTabRecord, updateTabRecord, type TabWrite } from './tab-writes.js';
+import { parseWindowListOptions, windowList } from './window-list.js';
 import { FIELD_COLUMNS, accessibleWindows, headerTab, tabBySlug, tabRecord as tabDefinition, windowBySlug, windowRecord, windowTabs } from './window-model.js';
 
 /** Carries a dry run's answer out of the transaction it rolls back. */
@@ -43,10 +44,11 @@ export async function screenRoutes(app: FastifyInstance, s: Services): Promise<v
     return { 'page-count': page.pageCount, 'page-size': page.pageSize, 'page-number': page.pageNo, 'row-count': page.rowCount, [key]: page.records };
   };
 
-  app.get('/api/v1/windows', async (req) => {
+  app.get('/api/v1/windows', { config: { queryParameters: ['$filter', '$expand', '$select', 'locale'] } }, async (req) => {
     const { rc, access } = await context(req);
+    const options = parseWindowListOptions(rc.dict, req.query as Record<string, unknown>);
     const windows = await accessibleWindows(rc, access, filterOf(req.query));
-    return { windows: windows.map((w) => windowRecord(rc, w)) };
+    return { windows: await windowList(rc, access, windows, options) };
   });
 
   app.get<{ Params: P }>('/api/v1/windows/:window/tabs', async (req) => {
@@ -143,15 +145,17 @@ export async function screenRoutes(app: FastifyInstance, s: Services): Promise<v
     return s.db.tx((tx) => deleteTabRecord(s, req.auth, tx, w, req.params.id));
   });
 
-  app.get('/api/v1/forms', async (req) => {
+  app.get('/api/v1/forms', { config: { queryParameters: ['$filter', 'locale'] } }, async (req, reply) => {
     const { rc, access } = await context(req);
     const filter = filterOf(req.query);
+    // By id, as the original's list (its order by id replaces the order by name it sets first).
     const { rows, records } = await readDictionaryRows(rc, 'AD_Form', {
       select: ['AD_Form_ID', 'AD_Form_UU', 'Name', 'Description', 'Help', 'Classname', 'EntityType'],
       ...(filter ? { filter } : {}),
-      orderBy: 'd."name", d."ad_form_id"',
+      orderBy: 'd."ad_form_id"',
     });
     const forms = records.filter((_, i) => access.forms.has(Number(rows[i]!.ad_form_id))).map((r) => ({ ...r, slug: slugify(String(r.Name ?? '')) }));
+    reply.header('X-Row-Count', forms.length);
     return { forms };
   });
 

@@ -43,17 +43,22 @@ export interface ScreenTab {
 const yes = (v: unknown) => v === 'Y' || v === true;
 const text = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v));
 
+/** The columns of a dictionary table a record shows, by name (unknown names are checked by the caller). */
+const shownColumns = (table: Table, select: readonly string[]) =>
+  select.map((c) => table.byName.get(c.toLowerCase())!).filter((c) => c && c !== table.keyColumn && c !== table.uuColumn);
+
 /** A window's record as the original shows it: its chosen columns and its slug. */
-export function windowRecord(rc: ReadContext, w: ScreenWindow, select = WINDOW_COLUMNS): JsonObject {
+export function windowRecord(rc: ReadContext, w: ScreenWindow, select: readonly string[] = WINDOW_COLUMNS): JsonObject {
   const table = dictionaryTable(rc, 'AD_Window');
-  const out = serializeRecord(rc.dict, table, w.row, { columns: select.map((c) => table.byName.get(c.toLowerCase())!).filter((c) => c && c !== table.keyColumn && c !== table.uuColumn) });
+  const out = serializeRecord(rc.dict, table, w.row, { columns: shownColumns(table, select) });
   out.slug = w.slug;
   return out;
 }
 
-export function tabRecord(rc: ReadContext, t: ScreenTab): JsonObject {
+/** A tab's record as the original shows it: its chosen columns and its slug. */
+export function tabRecord(rc: ReadContext, t: ScreenTab, select: readonly string[] = TAB_COLUMNS): JsonObject {
   const table = dictionaryTable(rc, 'AD_Tab');
-  const out = serializeRecord(rc.dict, table, t.row, { columns: TAB_COLUMNS.map((c) => table.byName.get(c.toLowerCase())!).filter((c) => c && c !== table.keyColumn && c !== table.uuColumn) });
+  const out = serializeRecord(rc.dict, table, t.row, { columns: shownColumns(table, select) });
   out.slug = t.slug;
   return out;
 }

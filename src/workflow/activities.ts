@@ -3,12 +3,14 @@ import type { AuthContext } from '../auth/context.js';
 import { ident } from '../db/sql.js';
 import type { Queryable, Tx } from '../db/types.js';
 import type { Dictionary } from '../dictionary/model.js';
-import { badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import type { Row } from '../events/model-events.js';
+import { formatDateTime } from '../records/format.js';
 import { updateRecord } from '../records/write/persist.js';
 import type { WriteContext } from '../records/write/write-context.js';
 import { approversOf, workflowById } from './workflow-definitions.js';
 import { approvalAmount, approveDocument, continueAfter, finishActivity, rejectDocument, runOfActivity, setProcessState, withMessage } from './workflow-engine.js';
+import { historyHtml, type HistoryLine } from './history-html.js';
 import { ACTION, approverFor, checkChoice, nodeKind, type NodeKind, type WfState } from './workflow-rules.js';
 
 /**
@@ -28,12 +30,10 @@ const STATE_NAMES: Record<string, string> = { ON: 'Not Started', OR: 'Running', 
 /** Columns a document summary is made of, where the table has them. */
 const SUMMARY_COLUMNS = ['documentno', 'grandtotal', 'payamt', 'description', 'name'];
 
-const ts = (v: unknown): string | null => (v === null || v === undefined ? null : v instanceof Date ? v.toISOString() : String(v));
-
-/** The history of each process: one line per activity (when, node, state, user, message). */
+/** The history of each process as the original's HTML: one paragraph per activity (when, node, state, user, message). */
 async function histories(q: Queryable, processIds: number[]): Promise<Map<number, string>> {
-  const out = new Map<number, string>();
-  if (!processIds.length) return out;
+  const lines = new Map<number, HistoryLine[]>();
+  if (!processIds.length) return new Map();
   const { rows } = await q.query<Row>(
     `SELECT a.ad_wf_process_id, a.created, a.wfstate, a.textmsg, n.name AS node, u.name AS username
        FROM ad_wf_activity a JOIN ad_wf_node n ON n.ad_wf_node_id = a.ad_wf_node_id LEFT JOIN ad_user u ON u.ad_user_id = a.ad_user_id
@@ -42,12 +42,16 @@ async function histories(q: Queryable, processIds: number[]): Promise<Map<number
   );
   for (const r of rows) {
     const id = Number(r.ad_wf_process_id);
-    const who = r.username ? ` (${String(r.username)})` : '';
-    const msg = r.textmsg ? `: ${String(r.textmsg)}` : '';
-    const line = `${ts(r.created)} ${String(r.node)} - ${STATE_NAMES[String(r.wfstate)] ?? String(r.wfstate)}${who}${msg}`;
-    out.set(id, out.has(id) ? `${out.get(id)}\n${line}` : line);
+    const state = STATE_NAMES[String(r.wfstate)] ?? String(r.wfstate);
+    const line: HistoryLine = {
+      created: String(r.created),
+      node: String(r.node),
+      description: r.username ? `${state} (${String(r.username)})` : state,
+      message: r.textmsg ? String(r.textmsg) : null,
+    };
+    lines.set(id, [...(lines.get(id) ?? []), line]);
   }
-  return out;
+  return new Map([...lines].map(([id, l]) => [id, historyHtml(l)]));
 }
 
 /** A short summary of each record (document number, amount, description), by table and id. */
@@ -110,14 +114,14 @@ export async function listActivities(q: Queryable, dict: Dictionary, auth: AuthC
     const s = summary.get(`${Number(r.ad_table_id)}:${Number(r.record_id)}`);
     if (s) node.summary = s;
     if (r.nodehelp) node['node-help'] = String(r.nodehelp);
-    const h = history.get(Number(r.ad_wf_process_id));
-    if (h) node['history-records'] = h;
+    // Always present, as the spec lists it (a listed activity has at least its own line).
+    node['history-records'] = history.get(Number(r.ad_wf_process_id)) ?? '';
     if (r.tablename) node['table-name'] = String(r.tablename);
     node.ad_table_id = Number(r.ad_table_id);
     node.record_id = Number(r.record_id);
     node['node-approval'] = kind === 'approval';
     node['node-confirmation'] = kind === 'notification';
-    node.created = ts(r.created);
+    node.created = formatDateTime(String(r.created));
     return node;
   });
 }
@@ -142,13 +146,19 @@ export type Answer =
 const ANSWERS_FOR: Record<Answer['kind'], NodeKind> = { approve: 'approval', reject: 'approval', forward: 'approval', acknowledge: 'notification', setuserchoice: 'choice' };
 const KIND_NAMES: Record<NodeKind, string> = { approval: 'an approval node', choice: 'a user choice node', notification: 'a notification node', other: 'a node without user action' };
 
+/** What an answer reports, as the original's: the record's summary and the process's history. */
+export interface AnswerResult {
+  summary: string | null;
+  history: string;
+}
+
 /**
  * Answers one suspended activity for the caller, in the caller's transaction: checks that it is
  * suspended and unprocessed, not a wait, the caller's, and of the kind the answer is for; then approves,
  * rejects, forwards, acknowledges or sets the choice, and walks the workflow on when the node is
- * done. Returns the process's history.
+ * done. Returns the record's summary and the process's history.
  */
-export async function answerActivity(wc: WriteContext, idText: string, answer: Answer): Promise<string> {
+export async function answerActivity(wc: WriteContext, idText: string, answer: Answer): Promise<AnswerResult> {
   const tx: Tx = wc.tx;
   const auth = wc.auth;
   if (!/^\d{1,15}$/.test(idText)) throw notFound('Activity not found', `No workflow activity with id ${idText}`);
@@ -156,7 +166,8 @@ export async function answerActivity(wc: WriteContext, idText: string, answer: A
   const a = rows[0];
   if (!a) throw notFound('Activity not found', `No workflow activity with id ${idText}`);
   if (a.processed === 'Y' || a.wfstate !== 'OS') {
-    throw conflict('Activity not suspended', `Workflow activity ${idText} is ${STATE_NAMES[String(a.wfstate)] ?? String(a.wfstate)} and processed: it takes no more answers`);
+    // 400 as the original's (its pending-activity check refuses it); neither upstream document lists a 409 here.
+    throw badRequest('Activity not suspended', `Workflow activity ${idText} is ${STATE_NAMES[String(a.wfstate)] ?? String(a.wfstate)} and processed: it takes no more answers`);
   }
   const graph = await workflowById(tx, Number(a.ad_workflow_id));
   const node = graph?.nodes.get(Number(a.ad_wf_node_id));
@@ -166,7 +177,7 @@ export async function answerActivity(wc: WriteContext, idText: string, answer: A
     throw badRequest('Not a user node', `Workflow activity ${idText} is a wait node (${node.name}): it waits${until} and the Workflow Processor continues it; it takes no answers`);
   }
   const mine = await tx.query(`SELECT 1 FROM ad_wf_activity a WHERE a.ad_wf_activity_id = $2 AND ${IS_USERS}`, [auth.userId, idText]);
-  if (!mine.rows.length) throw forbidden('Not your workflow activity', `Workflow activity ${idText} waits for another user`);
+  if (!mine.rows.length) throw badRequest('Not your workflow activity', `Workflow activity ${idText} waits for another user`);
   const kind = nodeKind(node);
   if (ANSWERS_FOR[answer.kind] !== kind) {
     throw badRequest(`Not ${KIND_NAMES[ANSWERS_FOR[answer.kind]].replace(/^an? /, '')}`, `Workflow activity ${idText} is ${KIND_NAMES[kind]} (${node.name}); ${answer.kind} is for ${KIND_NAMES[ANSWERS_FOR[answer.kind]]} only`);
@@ -226,7 +237,8 @@ export async function answerActivity(wc: WriteContext, idText: string, answer: A
       break;
     }
   }
-  return (await histories(tx, [run.processId])).get(run.processId) ?? '';
+  const summary = (await summaries(tx, wc.dict, [a])).get(`${Number(a.ad_table_id)}:${Number(a.record_id)}`);
+  return { summary: summary || null, history: (await histories(tx, [run.processId])).get(run.processId) ?? '' };
 }
 
 /** The user a node is forwarded to: an active user of the caller's client (or the System's), not the caller. */

@@ -39,8 +39,8 @@ export async function workflowRoutes(app: FastifyInstance, s: Services): Promise
   for (const kind of KINDS) {
     app.put<{ Params: { nodeid: string }; Body: unknown }>(`/api/v1/workflow/${kind}/:nodeid`, async (req) => {
       const auth = req.auth!;
-      const history = await s.db.tx((tx) => answerActivity(createWriteContext(s.dictionary.current, auth, tx, s.events), req.params.nodeid, answerOf(kind, req.body)));
-      return history ? { msg: 'Updated', 'history-records': history } : { msg: 'Updated' };
+      const { summary, history } = await s.db.tx((tx) => answerActivity(createWriteContext(s.dictionary.current, auth, tx, s.events), req.params.nodeid, answerOf(kind, req.body)));
+      return { msg: 'Updated', ...(summary ? { summary } : {}), 'history-records': history };
     });
   }
 

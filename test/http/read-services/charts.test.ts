@@ -115,8 +115,59 @@ describe('charts', () => {
     for (const o of intake) byMonth.set(`${o.DateOrdered.slice(0, 7)}-01`, [...(byMonth.get(`${o.DateOrdered.slice(0, 7)}-01`) ?? []), o.GrandTotal]);
     assert.deepEqual(
       ytd.body.data.map((d: { series: string; x: string; y: string }) => [d.series, d.x, Number(d.y)]),
-      [...byMonth].sort().map(([month, totals]) => ['Order intake', month, sum(totals)]),
+      [...byMonth].sort().map(([month, totals]) => ['Order intake', `${month} 00:00:00`, sum(totals)]),
     );
+  });
+
+  it('answers chart data in the original\'s three shapes, with numeric values', async () => {
+    const category = (await get('/api/v1/charts/50000/data')).body;
+    assert.deepEqual(Object.keys(category), ['id', 'name', 'domainLabel', 'rangeLabel', 'displayLegend', 'chartOrientation', 'chartType', 'data']);
+    assert.deepEqual(
+      [category.name, category.domainLabel, category.rangeLabel, category.displayLegend, category.chartOrientation, category.chartType],
+      ['Top Customers', 'Customer', 'Sales', true, 'V', 'BC'],
+    );
+    assert.ok(category.data.length > 0);
+    for (const d of category.data) {
+      assert.deepEqual(Object.keys(d), ['row', 'column', 'value']);
+      assert.equal(typeof d.row, 'string');
+      assert.equal(typeof d.column, 'string');
+      assert.equal(typeof d.value, 'number');
+    }
+    const pie = (await get('/api/v1/charts/50001/data')).body;
+    assert.deepEqual([pie.displayLegend, pie.chartType], [true, 'PC']);
+    assert.equal(pie.chartOrientation, undefined, 'a pie has no axes');
+    for (const d of pie.data) {
+      assert.deepEqual(Object.keys(d), ['key', 'value']);
+      assert.equal(typeof d.value, 'number');
+    }
+    const xy = (await get('/api/v1/charts/50002/data')).body;
+    assert.deepEqual([xy.chartType, xy.domainLabel, xy.chartOrientation], ['LC', 'Month', 'V']);
+    assert.ok(xy.data.length > 0);
+    for (const d of xy.data) {
+      assert.deepEqual(Object.keys(d), ['series', 'x', 'y']);
+      assert.match(d.x, /^\d{4}-\d{2}-01 00:00:00$/, 'x is the period\'s first moment, as the original writes it');
+      assert.equal(typeof d.y, 'number');
+    }
+    const all = (await get('/api/v1/charts/data')).body.charts;
+    assert.deepEqual(all.find((c: { id: number }) => c.id === 50000), { id: 50000, ...category }, 'the list holds the same data, with the chart id');
+  });
+
+  it('answers a time series of an area chart as category data, as the original does', async () => {
+    const chart = await server.request('POST', '/api/v1/models/ad_chart', {
+      token: admin,
+      body: { Name: 'Orders by Month (area)', ChartType: 'AC', ChartOrientation: 'V', IsTimeSeries: true, TimeUnit: 'M', TimeScope: 24, EntityType: 'U' },
+    });
+    assert.equal(chart.status, 201, chart.text);
+    const source = await server.request('POST', '/api/v1/models/ad_chartdatasource', {
+      token: admin,
+      body: { AD_Chart_ID: chart.body.id, Name: 'Orders', FromClause: 'C_Order o', DateColumn: 'o.DateOrdered', ValueColumn: 'COUNT(*)', EntityType: 'U' },
+    });
+    assert.equal(source.status, 201, source.text);
+    const data = await get(`/api/v1/charts/${chart.body.id}/data`);
+    assert.equal(data.status, 200, data.text);
+    assert.equal(data.body.chartType, 'AC');
+    assert.ok(data.body.data.length > 0);
+    for (const d of data.body.data) assert.deepEqual(Object.keys(d), ['row', 'column', 'value']);
   });
 
   it('answers several charts through $filter, as the collection asks', async () => {

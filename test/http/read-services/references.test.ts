@@ -24,7 +24,7 @@ describe('references', () => {
     assert.equal(byId.body.id, 152);
     assert.equal(byId.body.uid, '42522223-92ae-4405-92dc-e02e2dea61a7');
     assert.equal(byId.body.Name, 'C_Order DeliveryViaRule');
-    assert.deepEqual(byId.body.ValidationType, { propertyLabel: byId.body.ValidationType.propertyLabel, id: 'L', identifier: 'List Validation', 'model-name': 'ad_ref_list' });
+    assert.deepEqual(byId.body.ValidationType, { propertyLabel: 'Validation type', id: 'L', identifier: 'List Validation', 'model-name': 'ad_ref_list' });
     assert.equal(byId.body['model-name'], 'ad_reference');
     assert.deepEqual(byId.body.reflist, [
       { value: 'D', name: 'Delivery' },
@@ -35,6 +35,36 @@ describe('references', () => {
     assert.deepEqual(byUuid.body, byId.body);
     const byName = await get(`/api/v1/reference/${encodeURIComponent('C_Order DeliveryViaRule')}`);
     assert.deepEqual(byName.body, byId.body);
+  });
+
+  it('names columns by the original\'s elements, whose names label lookups and lists (propertyLabel)', async () => {
+    const system = await systemLogin(server);
+    const expected: Record<string, string> = {
+      ValidationType: 'Validation type',
+      AD_CtxHelp_ID: 'Context Help',
+      AD_Task_ID: 'OS Task',
+      RelatedColumn_ID: 'Related Info Column',
+      RelatedInfo_ID: 'Related Info Window',
+    };
+    const filter = encodeURIComponent(Object.keys(expected).map((c) => `ColumnName eq '${c}'`).join(' or '));
+    const elements = await get(`/api/v1/models/ad_element?$filter=${filter}&$select=ColumnName,Name,PrintName`, system);
+    assert.equal(elements.status, 200, elements.text);
+    assert.deepEqual(
+      Object.fromEntries(elements.body.records.map((e: { ColumnName: string; Name: string; PrintName: string }) => [e.ColumnName, [e.Name, e.PrintName]])),
+      Object.fromEntries(Object.entries(expected).map(([c, n]) => [c, [n, n]])),
+    );
+    const columns = await get(`/api/v1/models/ad_column?$filter=${filter}&$select=ColumnName,Name`, system);
+    assert.equal(columns.status, 200, columns.text);
+    assert.ok(columns.body.records.length >= 5);
+    for (const c of columns.body.records as { ColumnName: string; Name: string }[]) assert.equal(c.Name, expected[c.ColumnName], c.ColumnName);
+    const related = await get('/api/v1/infos/business-partner-info/relateds');
+    assert.equal(related.status, 200, related.text);
+    const first = related.body.infowindowrelateds[0];
+    assert.equal(first.RelatedColumn_ID.propertyLabel, 'Related Info Column');
+    assert.equal(first.RelatedInfo_ID.propertyLabel, 'Related Info Window');
+    const asUser = await get('/api/v1/reference/104', user);
+    assert.equal(asUser.status, 200, asUser.text);
+    assert.equal(asUser.body.ValidationType.propertyLabel, 'Validation type');
   });
 
   it('answers a table reference with the readable active records, key and display columns', async () => {

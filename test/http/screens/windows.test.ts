@@ -48,6 +48,50 @@ describe('windows, tabs, fields, forms and menu tree', () => {
     assert.ok(bad.body.title);
   });
 
+  it('adds tabs and their displayed fields to the window list with $expand, and chooses columns with $select', async () => {
+    const bank = q("Name eq 'Bank/Cash'");
+    const plain = await as(admin, 'GET', `/api/v1/windows?$filter=${bank}`);
+    assert.equal(plain.body.windows[0].tabs, undefined, 'no tabs unless asked');
+    const tabs = await as(admin, 'GET', `/api/v1/windows?$filter=${bank}&$expand=AD_Tab`);
+    assert.equal(tabs.status, 200, tabs.text);
+    assert.equal(tabs.headers.get('x-ignored-parameters'), null);
+    const window = tabs.body.windows[0];
+    assert.equal(window.slug, 'bank-cash');
+    assert.deepEqual(window.tabs.map((t: { slug: string; TabLevel: number }) => [t.slug, t.TabLevel]), [['bank-cash', 0], ['account', 1], ['bank-account-document', 2]]);
+    assert.deepEqual(window.tabs[0], (await as(admin, 'GET', '/api/v1/windows/bank-cash/tabs')).body.tabs[0], 'the tabs as /tabs shows them');
+    assert.equal(window.tabs[0].fields, undefined);
+
+    const fields = await as(admin, 'GET', `/api/v1/windows?$filter=${bank}&$expand=${q('ad_tab,ad_field')}`);
+    assert.equal(fields.status, 200, fields.text);
+    const header = fields.body.windows[0].tabs[0];
+    const listed = (await as(admin, 'GET', '/api/v1/windows/bank-cash/tabs/bank-cash/fields')).body.fields as { id: number; IsDisplayed?: boolean }[];
+    const displayed = (await as(admin, 'GET', `/api/v1/windows/bank-cash/tabs/bank-cash/fields?$filter=${q('IsDisplayed eq true')}`)).body.fields as { id: number }[];
+    assert.ok(displayed.length > 0 && displayed.length <= listed.length);
+    assert.deepEqual(header.fields.map((f: { id: number }) => f.id), displayed.map((f) => f.id), 'the displayed fields, in field order');
+    assert.deepEqual(Object.keys(header.fields[0]), Object.keys(displayed[0]!), 'with the columns /fields shows');
+
+    const chosen = await as(admin, 'GET', `/api/v1/windows?$filter=${bank}&$expand=${q('AD_Tab,AD_Field')}&$select=${q('Name,AD_Tab/Name,AD_Tab/TabLevel,AD_Field/Name')}`);
+    assert.equal(chosen.status, 200, chosen.text);
+    const w = chosen.body.windows[0];
+    assert.deepEqual(Object.keys(w), ['id', 'uid', 'Name', 'model-name', 'slug', 'tabs']);
+    assert.deepEqual(Object.keys(w.tabs[1]), ['id', 'uid', 'Name', 'TabLevel', 'model-name', 'slug', 'fields']);
+    assert.deepEqual(Object.keys(w.tabs[1].fields[0]), ['id', 'uid', 'Name', 'model-name']);
+
+    for (const [select, expand] of [['Nope', 'AD_Tab'], ['AD_Tab/Nope', 'AD_Tab'], ['AD_Field/Name', 'AD_Tab'], ['AD_Tab/Name', '']]) {
+      const r = await as(admin, 'GET', `/api/v1/windows?$select=${q(select)}${expand ? `&$expand=${expand}` : ''}`);
+      assert.equal(r.status, 400, `${select} with $expand=${expand}: ${r.text}`);
+      assert.equal(r.body.title, 'Invalid $select');
+    }
+
+    // A role sees the tabs it may open only: GardenWorld User no advanced tab, Web Service no Bank/Cash at all.
+    const u = await as(user, 'GET', `/api/v1/windows?$filter=${q("Name eq 'Sales Order'")}&$expand=AD_Tab`);
+    assert.deepEqual(u.body.windows[0].tabs.map((t: { slug: string }) => t.slug), ['order', 'order-line']);
+    const a = await as(admin, 'GET', `/api/v1/windows?$filter=${q("Name eq 'Sales Order'")}&$expand=AD_Tab`);
+    assert.deepEqual(a.body.windows[0].tabs.map((t: { slug: string }) => t.slug), ['order', 'order-line', 'order-tax']);
+    const other = await as(ws, 'GET', `/api/v1/windows?$filter=${bank}&$expand=AD_Tab`);
+    assert.deepEqual(other.body.windows, []);
+  });
+
   it('shows a window with its tabs; a role without advanced access sees fewer tabs', async () => {
     const r = await as(admin, 'GET', '/api/v1/windows/bank-cash/tabs');
     assert.equal(r.status, 200, r.text);
@@ -213,9 +257,22 @@ describe('windows, tabs, fields, forms and menu tree', () => {
     const r = await as(admin, 'GET', `/api/v1/forms?$filter=${q("entityType neq 'D'")}`);
     assert.equal(r.status, 200, r.text);
     assert.deepEqual(r.body.forms.map((f: { slug: string }) => f.slug), ['garden-planner']);
+    assert.equal(r.headers.get('x-row-count'), '1');
     const all = await as(admin, 'GET', '/api/v1/forms');
+    const ids = all.body.forms.map((f: { id: number }) => f.id);
+    assert.deepEqual(ids, [...ids].sort((x: number, y: number) => x - y), 'by id, as the original lists them');
+    assert.equal(all.headers.get('x-row-count'), String(ids.length));
+    for (const f of all.body.forms) {
+      assert.equal(typeof f.id, 'number');
+      assert.equal(typeof f.uid, 'string');
+      assert.equal(typeof f.Name, 'string');
+      assert.equal(f['model-name'], 'ad_form');
+      assert.deepEqual(Object.keys(f.EntityType), ['propertyLabel', 'id', 'identifier', 'model-name']);
+      assert.equal(f.EntityType.propertyLabel, 'Entity Type');
+    }
     const u = await as(user, 'GET', '/api/v1/forms');
     assert.ok(u.body.forms.length < all.body.forms.length, `${u.body.forms.length} < ${all.body.forms.length}`);
+    assert.equal(u.headers.get('x-row-count'), String(u.body.forms.length));
   });
 
   it('builds the menu tree from the role access', async () => {

@@ -73,6 +73,24 @@ describe('workflow approvals and nodes', () => {
     assert.equal(nodes.find((n) => n.id === 1001203)!['node-confirmation'], true);
   });
 
+  it('writes nodes in the upstream schema: typed properties, an ISO created, the history as HTML', async () => {
+    const types: Record<string, string> = {
+      id: 'number', uid: 'string', 'model-name': 'string', 'node-name': 'string', priority: 'number', 'history-records': 'string',
+      'table-name': 'string', ad_table_id: 'number', record_id: 'number', 'node-approval': 'boolean', 'node-confirmation': 'boolean', created: 'string',
+    };
+    const nodes = await nodesOf(admin);
+    assert.ok(nodes.length >= 4);
+    for (const n of nodes) {
+      for (const [k, t] of Object.entries(types)) assert.equal(typeof n[k], t, `${k} of node ${String(n.id)}`);
+      assert.match(String(n.created), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/, 'created is an ISO date-time');
+      assert.ok(!Number.isNaN(Date.parse(String(n.created))));
+      assert.match(String(n['history-records']), /^(<p>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC <b>[^<]+<\/b>: [^<]*(<i>.*?<\/i>)?<\/p>)+$/);
+    }
+    const approval = String(nodes.find((n) => n.id === 100)!['history-records']);
+    assert.match(approval, /^<p>[^<]+<b>\(Start\)<\/b>: Completed<\/p>/);
+    assert.match(approval, /<b>\(DocApprove\)<\/b>: Suspended \(GardenAdmin\)<i>Waiting for approval by user 101<\/i><\/p>$/);
+  });
+
   it('completes an order under the approval amount directly, without a workflow process', async () => {
     const r = await order(user, 2);
     assert.equal(r.status, 201, r.text);
@@ -97,17 +115,23 @@ describe('workflow approvals and nodes', () => {
   it('approves: the order completes and the workflow is completed', async () => {
     const { orderId, activity } = await suspended();
     const wrongUser = await call(user, 'PUT', `/api/v1/workflow/approve/${activity}`, { message: 'mine?' });
-    assert.equal(wrongUser.status, 403, wrongUser.text);
-    const r = await call(admin, 'PUT', `/api/v1/workflow/approve/${activity}`, { message: 'fine' });
+    assert.equal(wrongUser.status, 400, wrongUser.text);
+    assert.equal(wrongUser.body.title, 'Not your workflow activity');
+    const r = await call(admin, 'PUT', `/api/v1/workflow/approve/${activity}`, { message: '<script>alert(1)</script>\nfine' });
     assert.equal(r.status, 200, r.text);
+    assert.deepEqual(Object.keys(r.body), ['msg', 'summary', 'history-records'], 'the original\'s answer: message, the record\'s summary, the history');
     assert.equal(r.body.msg, 'Updated');
-    assert.match(r.body['history-records'], /Approved/);
+    assert.match(r.body.summary, /^\d+ - \d+(\.\d+)?$/, 'the order\'s document number and amount');
+    assert.match(r.body['history-records'], /<b>\(DocApprove\)<\/b>: Completed \(GardenAdmin\)<i>Waiting for approval by user 101<br>&lt;script&gt;alert\(1\)&lt;\/script&gt;<br>fine<br>Approved<\/i><\/p>/);
+    assert.match(r.body['history-records'], /<b>\(DocComplete\)<\/b>: Completed<\/p>$/);
+    assert.ok(!r.body['history-records'].includes('<script>'), 'a message cannot become markup');
     const o = await readOrder(orderId);
     assert.equal(idOf(o.DocStatus), 'CO');
     assert.equal(o.IsApproved, true);
     assert.deepEqual(await processOf(orderId), { wfstate: 'CC', processed: 'Y' });
     const again = await call(admin, 'PUT', `/api/v1/workflow/reject/${activity}`, {});
-    assert.equal(again.status, 409, again.text);
+    assert.equal(again.status, 400, again.text);
+    assert.equal(again.body.title, 'Activity not suspended');
     assert.ok(!(await nodesOf(admin)).some((n) => n.id === activity));
   });
 
@@ -186,6 +210,9 @@ describe('workflow approvals and nodes', () => {
   it('acknowledges a notification, and the workflow goes on to the user choice', async () => {
     const r = await call(admin, 'PUT', '/api/v1/workflow/acknowledge/1001203', { message: 'Reviewed, everything OK' });
     assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.msg, 'Updated');
+    assert.match(r.body.summary, /^WF80003/);
+    assert.match(r.body['history-records'], /<b>Review notice<\/b>: Completed \(GardenAdmin\)<i>Waiting for acknowledgement<br>Reviewed, everything OK<br>Acknowledged<\/i>/);
     const next = (await nodesOf(admin)).find((n) => n.record_id === 108);
     assert.ok(next, 'the choice node of order 108 waits now');
     assert.equal(next['node-name'], 'Note for the customer');
