@@ -91,14 +91,25 @@ export function processFileDir(s: Services): string {
   return path.resolve(s.config.processFileDir);
 }
 
-/** The record of a button process: record-id with table-id or model-name; 400 or 404 when they do not name one. */
-export async function resolveRecord(s: Services, q: Tx | Services['db'], auth: AuthContext, request: RunRequest): Promise<{ table: Table; id: number } | null> {
+/**
+ * The record of a button process: record-id with table-id or model-name (a document process,
+ * whose workflow names its table, also takes record-id alone); 400 or 404 when they do not name
+ * one the caller may read.
+ */
+export async function resolveRecord(
+  s: Services,
+  q: Tx | Services['db'],
+  auth: AuthContext,
+  request: RunRequest,
+  def?: Pick<ProcessDef, 'workflowTableId'>,
+): Promise<{ table: Table; id: number } | null> {
   if (request.recordId === null) {
     if (request.tableId !== null || request.modelName !== null) throw badRequest('Invalid parameter', 'table-id and model-name need record-id');
     return null;
   }
   const dict = s.dictionary.current;
-  const table = request.modelName !== null ? dict.byName.get(request.modelName.toLowerCase()) : request.tableId !== null ? dict.byId.get(request.tableId) : undefined;
+  const tableId = request.tableId ?? (request.modelName === null ? (def?.workflowTableId ?? null) : null);
+  const table = request.modelName !== null ? dict.byName.get(request.modelName.toLowerCase()) : tableId !== null ? dict.byId.get(tableId) : undefined;
   if (!table || !table.keyColumn) throw badRequest('Invalid parameter', 'record-id needs table-id or model-name naming a table');
   const sql = new SqlBuilder();
   const cond = `${ident(table.keyColumn.dbName)} = ${sql.param(request.recordId)} AND ${readPredicate(auth, table, table.dbName, sql)}`;
@@ -235,8 +246,8 @@ export async function executeInstance(tx: Tx, o: RunOptions, instanceId: number)
   return resultOf(o.s, o.def, instanceId, outcome, logs);
 }
 
-/** The node that ran a process (DICTUM_NODE_ID, else the host name), as the logs name it. */
-export const nodeIdOf = (s: Services): string => s.config.nodeId || os.hostname();
+/** The node that ran a process: this instance's id in the node registry (GET /nodes), as the original gives its cluster member's id. */
+export const nodeIdOf = (s: Services): string => s.nodes.id;
 
 /** AD_Table_ID of AD_PInstance. */
 export const PINSTANCE_TABLE_ID = 282;

@@ -11,7 +11,7 @@ import { synchroniseSchema } from '../../dictionary/sync.js';
 import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
-import { addProcessSeed } from '../../processes/process-seed.js';
+import { addProcessSeed, addStandardProcessSeed } from '../../processes/process-seed.js';
 import { addPeriodControls } from '../../documents/engine/period.js';
 import { addDemoMatches } from '../../documents/engine/matching.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
@@ -279,6 +279,13 @@ export const migrations: Migration[] = [
     name: 'scheduler firings claimed once across the cluster (dictum.scheduler_firing)',
     async up(tx) {
       for (const statement of SCHEDULER_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 76,
+    name: 'standard processes: document processes of invoices, shipments, payments and allocations (Process_Allocation workflow), Storage Detail (RV_Storage), Role Access Update',
+    async up(tx) {
+      await addStandardProcessSeed(tx);
     },
   },
 ];

@@ -33,7 +33,7 @@ describe('migration 31 (built-in processes)', () => {
     db = await open();
     try {
       assert.deepEqual(await count(db), seeded);
-      assert.equal(seeded.p, 6);
+      assert.equal(seeded.p, 7, "200300 to 200305 and Process Allocation (200310)");
       assert.equal(seeded.f, 6);
       const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (SELECT ad_process_access_uu FROM ad_process_access GROUP BY 1 HAVING count(*) > 1) d`);
       assert.equal(rows[0]!.n, 0, 'no UUID twice');
