@@ -252,6 +252,8 @@ export const nodeIdOf = (s: Services): string => s.nodes.id;
 /** AD_Table_ID of AD_PInstance. */
 export const PINSTANCE_TABLE_ID = 282;
 
+const isPdf = (f: OutputFile): boolean => f.contentType === 'application/pdf';
+
 class FailedOutcome extends Error {
   constructor(readonly outcome: ProcessOutcome) {
     super(outcome.summary);
@@ -275,15 +277,19 @@ function resultOf(s: Services, def: ProcessDef, instanceId: number, outcome: Pro
       return e;
     }),
   };
-  if (outcome.report) {
-    r.reportFile = outcome.report.data.toString('base64');
-    r.reportFileName = outcome.report.name;
-    r.reportFileLength = outcome.report.data.length;
+  // As the original's report engine: a PDF report is the report file, a report in another format
+  // (HTML, CSV, XLS, XLSX) the export file.
+  const reportFile = outcome.report && isPdf(outcome.report) ? outcome.report : undefined;
+  const exportFile = outcome.export ?? (outcome.report && !isPdf(outcome.report) ? outcome.report : undefined);
+  if (reportFile) {
+    r.reportFile = reportFile.data.toString('base64');
+    r.reportFileName = reportFile.name;
+    r.reportFileLength = reportFile.data.length;
   }
-  if (outcome.export) {
-    r.exportFile = outcome.export.data.toString('base64');
-    r.exportFileName = outcome.export.name;
-    r.exportFileLength = outcome.export.data.length;
+  if (exportFile) {
+    r.exportFile = exportFile.data.toString('base64');
+    r.exportFileName = exportFile.name;
+    r.exportFileLength = exportFile.data.length;
   }
   return r;
 }

@@ -10,7 +10,15 @@ const HEADER = ['Warehouse', 'Locator', 'Search Key', 'Product', 'Product Catego
 describe('Storage Detail report', () => {
   const f = serverWithDemoRoles();
   const run = (body: Record<string, unknown>, token = f.admin) => f.server.request('POST', '/api/v1/processes/rv_storage', { token, body });
-  const file = (r: { body: { reportFile: string } }): Buffer => Buffer.from(r.body.reportFile, 'base64');
+  /** The generated file: a PDF is the report file, any other format the export file, as the original answers them. */
+  const file = (r: { body: Record<string, any> }): Buffer => {
+    const pdf = r.body.reportFile !== undefined;
+    assert.notEqual(pdf, r.body.exportFile !== undefined, 'one file, as the report or as the export');
+    const data = Buffer.from(pdf ? r.body.reportFile : r.body.exportFile, 'base64');
+    assert.equal(pdf ? r.body.reportFileLength : r.body.exportFileLength, data.length);
+    assert.equal(data.subarray(0, 5).toString() === '%PDF-', pdf, 'the report file is the PDF');
+    return data;
+  };
   const csv = async (body: Record<string, unknown>, token = f.admin) => {
     const r = await run({ ...body, 'report-type': 'CSV' }, token);
     assert.equal(r.status, 200, r.text);
@@ -66,7 +74,7 @@ describe('Storage Detail report', () => {
   it('renders HTML, XLSX and PDF with the same numbers, grouped by warehouse', async () => {
     const html = await run({ M_Product_ID: 123, 'report-type': 'HTML' });
     assert.equal(html.body.isError, false, html.body.summary);
-    assert.match(html.body.reportFileName, /^Storage_Detail_\d+\.html$/);
+    assert.match(html.body.exportFileName, /^Storage_Detail_\d+\.html$/);
     const t = htmlTable(file(html));
     assert.equal(t.title, 'Storage Detail');
     assert.deepEqual(t.rows[0]!.cells, HEADER);
