@@ -260,12 +260,25 @@ class FailedOutcome extends Error {
   }
 }
 
+/** One file of the result, under the original's names (reportFile or exportFile, with its name and length). */
+function fileMembers(kind: 'report' | 'export', f: OutputFile | undefined): Partial<ProcessResult> {
+  if (!f) return {};
+  return { [`${kind}File`]: f.data.toString('base64'), [`${kind}FileName`]: f.name, [`${kind}FileLength`]: f.data.length };
+}
+
+/** The process result, its members in the original's order. */
 function resultOf(s: Services, def: ProcessDef, instanceId: number, outcome: ProcessOutcome, logs: ProcessLogEntry[]): ProcessResult {
-  const r: ProcessResult = {
+  // As the original's report engine: a PDF report is the report file, a report in another format
+  // (HTML, CSV, XLS, XLSX) the export file.
+  const reportFile = outcome.report && isPdf(outcome.report) ? outcome.report : undefined;
+  const exportFile = outcome.export ?? (outcome.report && !isPdf(outcome.report) ? outcome.report : undefined);
+  return {
     AD_PInstance_ID: instanceId,
     process: def.slug,
     summary: outcome.summary,
     isError: outcome.isError === true,
+    ...fileMembers('report', reportFile),
+    ...fileMembers('export', exportFile),
     nodeId: nodeIdOf(s),
     logs: logs.map((l) => {
       const e: Record<string, unknown> = {};
@@ -277,21 +290,6 @@ function resultOf(s: Services, def: ProcessDef, instanceId: number, outcome: Pro
       return e;
     }),
   };
-  // As the original's report engine: a PDF report is the report file, a report in another format
-  // (HTML, CSV, XLS, XLSX) the export file.
-  const reportFile = outcome.report && isPdf(outcome.report) ? outcome.report : undefined;
-  const exportFile = outcome.export ?? (outcome.report && !isPdf(outcome.report) ? outcome.report : undefined);
-  if (reportFile) {
-    r.reportFile = reportFile.data.toString('base64');
-    r.reportFileName = reportFile.name;
-    r.reportFileLength = reportFile.data.length;
-  }
-  if (exportFile) {
-    r.exportFile = exportFile.data.toString('base64');
-    r.exportFileName = exportFile.name;
-    r.exportFileLength = exportFile.data.length;
-  }
-  return r;
 }
 
 /** A synchronous run outside any caller transaction: the instance is committed first, then the work in a transaction of its own. */

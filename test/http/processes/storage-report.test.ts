@@ -75,6 +75,7 @@ describe('Storage Detail report', () => {
     const html = await run({ M_Product_ID: 123, 'report-type': 'HTML' });
     assert.equal(html.body.isError, false, html.body.summary);
     assert.match(html.body.exportFileName, /^Storage_Detail_\d+\.html$/);
+    assert.deepEqual(Object.keys(html.body), ['AD_PInstance_ID', 'process', 'summary', 'isError', 'exportFile', 'exportFileName', 'exportFileLength', 'nodeId', 'logs']);
     const t = htmlTable(file(html));
     assert.equal(t.title, 'Storage Detail');
     assert.deepEqual(t.rows[0]!.cells, HEADER);
