@@ -27,7 +27,8 @@ function sinceOf(created: unknown): string {
 
 /**
  * A job as the original shows it (id, client and user names, process slug, since, processing);
- * a finished one adds its outcome, which the original does not keep on the job.
+ * a finished one adds its outcome (summary, isError, its file's name and archive), which the
+ * original does not keep on the job.
  */
 function jobJson(r: JobRow): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -43,6 +44,7 @@ function jobJson(r: JobRow): Record<string, unknown> {
     out.summary = r.errormsg ?? '';
     out.isError = Number(r.result) !== 1;
     if (data?.reportFileName) out.reportFileName = data.reportFileName;
+    if (data?.exportFileName) out.exportFileName = data.exportFileName;
     if (data?.archiveId) out.archiveId = data.archiveId;
   }
   return out;

@@ -229,7 +229,7 @@ export async function executeInstance(tx: Tx, o: RunOptions, instanceId: number)
   await writeLogs(tx, instanceId, o.auth, logs);
   const data: Record<string, unknown> = { summary: outcome.summary, isError: outcome.isError === true };
   if (outcome.report) {
-    data.reportFileName = outcome.report.name;
+    data[isPdf(outcome.report) ? 'reportFileName' : 'exportFileName'] = outcome.report.name;
     data.archiveId = await writeArchive(tx, o.auth, {
       name: outcome.report.name,
       contentType: outcome.report.contentType,

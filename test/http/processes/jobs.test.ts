@@ -91,6 +91,17 @@ describe('background process jobs', () => {
     assert.equal(mails.rows.length, 1);
   });
 
+  it('names the file of a finished report job as the run names it, with its archive', async () => {
+    const r = await server.request('POST', '/api/v1/processes/jobs/rv_orderdetail', { token: admin, body: { C_BPartner_ID: 118, 'report-type': 'HTML', 'notification-type': 'N' } });
+    assert.equal(r.status, 200, r.text);
+    await server.services.queue.drain();
+    const done = await server.request('GET', `/api/v1/processes/jobs/${r.body.id}`, { token: admin });
+    assert.equal(done.body.isError, false, done.text);
+    assert.match(done.body.exportFileName, /^Order_Detail_\d+\.html$/);
+    assert.equal(done.body.reportFileName, undefined, 'an HTML report is an export file, as in a run');
+    assert.equal(typeof done.body.archiveId, 'number');
+  });
+
   it('a job queued on one instance completes on another (PostgreSQL) and its notice arrives', { skip: serverUrl ? false : 'needs PostgreSQL: PGlite serves one process' }, async () => {
     second = await startSecondInstance(server);
     const r = await server.request('POST', '/api/v1/processes/jobs/rest_exportrecords', { token: admin, body: { AD_Table_ID: 291, 'notification-type': 'N' } });
