@@ -37,6 +37,8 @@ export interface ProcessDef {
   isReport: boolean;
   classname: string | null;
   workflowId: number | null;
+  /** AD_Table_ID of the workflow's table: the records a document process runs on. */
+  workflowTableId: number | null;
   reportViewId: number | null;
   printFormatId: number | null;
   accessLevel: string;
@@ -76,6 +78,7 @@ function processDefOf(r: Row, params: ParamDef[]): ProcessDef {
     isReport: r.isreport === 'Y',
     classname: (r.classname as string | null) || null,
     workflowId: num(r.ad_workflow_id),
+    workflowTableId: num(r.workflow_table_id),
     reportViewId: num(r.ad_reportview_id),
     printFormatId: num(r.ad_printformat_id),
     accessLevel: String(r.accesslevel ?? '3'),
@@ -84,13 +87,28 @@ function processDefOf(r: Row, params: ParamDef[]): ProcessDef {
   };
 }
 
-/** The processes of the caller's client and System, with whether its role may run each. */
-const PROCESS_ROWS = `SELECT p.*, EXISTS (SELECT 1 FROM ad_process_access a WHERE a.ad_process_id = p.ad_process_id AND a.ad_role_id = $2 AND a.isactive = 'Y') AS has_access
+/** The table a process's workflow runs on (a document process runs on records of that table). */
+const WORKFLOW_TABLE = `(SELECT w.ad_table_id FROM ad_workflow w WHERE w.ad_workflow_id = p.ad_workflow_id) AS workflow_table_id`;
+
+/**
+ * The processes of the caller's client and System, with whether its role has an active access
+ * row for each (it may see the process) and whether that row is read-write (it may run it).
+ */
+const PROCESS_ROWS = `SELECT p.*, ${WORKFLOW_TABLE},
+    EXISTS (SELECT 1 FROM ad_process_access a WHERE a.ad_process_id = p.ad_process_id AND a.ad_role_id = $2 AND a.isactive = 'Y') AS has_access,
+    EXISTS (SELECT 1 FROM ad_process_access a WHERE a.ad_process_id = p.ad_process_id AND a.ad_role_id = $2 AND a.isactive = 'Y' AND a.isreadwrite = 'Y') AS may_write
   FROM ad_process p WHERE p.isactive = 'Y' AND p.ad_client_id IN (0, $1)`;
 
-/** Whether the role may run the process: an active AD_Process_Access row and a matching access level. */
-function mayRun(auth: AuthContext, r: Row): boolean {
-  return r.has_access === true && tableAccessAllowed(auth.userLevel, String(r.accesslevel ?? '3'));
+/** What a caller does with a process: see it (list, definition) or run it (at once or as a job). */
+export type ProcessUse = 'read' | 'run';
+
+/**
+ * Whether the role may use the process: an active AD_Process_Access row and a matching access
+ * level; running it also needs the row to be read-write, as the original asks.
+ */
+function mayUse(auth: AuthContext, r: Row, use: ProcessUse): boolean {
+  if (r.has_access !== true || !tableAccessAllowed(auth.userLevel, String(r.accesslevel ?? '3'))) return false;
+  return use === 'read' || r.may_write === true;
 }
 
 async function paramsOf(q: Queryable, processId: number): Promise<ParamDef[]> {
@@ -98,20 +116,20 @@ async function paramsOf(q: Queryable, processId: number): Promise<ParamDef[]> {
   return rows.map(paramDefOf);
 }
 
-/** The process a path slug names: 404 "Invalid process name" when none, 403 "Access denied" when the role may not run it. */
-export async function findProcess(q: Queryable, auth: AuthContext, slug: string): Promise<ProcessDef> {
+/** The process a path slug names: 404 "Invalid process name" when none, 403 "Access denied" when the role may not use it. */
+export async function findProcess(q: Queryable, auth: AuthContext, slug: string, use: ProcessUse = 'run'): Promise<ProcessDef> {
   const { rows } = await q.query<Row>(PROCESS_ROWS, [auth.clientId, auth.roleId]);
   const wanted = slug.toLowerCase();
   // A client's own process wins over a System one with the same slug.
   const row = rows.filter((r) => processSlug(String(r.value)) === wanted).sort((a, b) => Number(b.ad_client_id) - Number(a.ad_client_id))[0];
-  if (!row) throw notFound('Invalid process name', `No process found with slug: ${slug}`);
-  if (!mayRun(auth, row)) throw forbidden('Access denied', `Access denied for process: ${slug}`);
+  if (!row) throw notFound('Invalid process name', `No match found for process name: ${slug}`);
+  if (!mayUse(auth, row, use)) throw forbidden('Access denied', `Access denied for process: ${slug}`);
   return processDefOf(row, await paramsOf(q, Number(row.ad_process_id)));
 }
 
 /** The process by its id, without an access check (background runs were checked when queued). */
 export async function processById(q: Queryable, id: number): Promise<ProcessDef> {
-  const { rows } = await q.query<Row>(`SELECT * FROM ad_process WHERE ad_process_id = $1`, [id]);
+  const { rows } = await q.query<Row>(`SELECT p.*, ${WORKFLOW_TABLE} FROM ad_process p WHERE p.ad_process_id = $1`, [id]);
   if (!rows[0]) throw notFound('Invalid process name', `No process with id ${id}`);
   return processDefOf(rows[0], await paramsOf(q, id));
 }
@@ -141,11 +159,14 @@ const HIDDEN_PARAM_COLUMNS = new Set([
   'ad_client_id', 'ad_org_id', 'ad_process_id', 'fieldlength', 'iscentrallymaintained', 'isencrypted', 'ad_element_id', 'columnname', 'isactive', 'created', 'createdby', 'updated', 'updatedby',
 ]);
 
-/** GET /processes: the AD_Process records the role may run, matching the filter, each with its slug. */
+/**
+ * GET /processes: the AD_Process records the role may see, matching the filter, by search key,
+ * each with its slug. Processes that open a form are left out, as the original leaves them out.
+ */
 export async function listProcesses(q: Queryable, dict: Dictionary, auth: AuthContext, filter: FilterNode | undefined): Promise<JsonObject[]> {
   const table = dict.byName.get('ad_process')!;
   const { rows: allowed } = await q.query<Row>(PROCESS_ROWS, [auth.clientId, auth.roleId]);
-  const ids = allowed.filter((r) => mayRun(auth, r)).map((r) => Number(r.ad_process_id));
+  const ids = allowed.filter((r) => (r.ad_form_id === null || r.ad_form_id === undefined) && mayUse(auth, r, 'read')).map((r) => Number(r.ad_process_id));
   const { records } = await readRecords(
     q,
     dict,

@@ -5,7 +5,8 @@ import type { Queryable, Tx } from '../db/types.js';
 import { insertRecord } from '../records/write/persist.js';
 import { createWriteContext } from '../records/write/write-context.js';
 import type { Services } from '../services.js';
-import { parseRunBody } from './parameters.js';
+import { parseRunBody, type NotificationType } from './parameters.js';
+import { jobById } from './job-records.js';
 import { processById, type ProcessDef } from './process-definition.js';
 import { assertNotRunning, executeInstance, PINSTANCE_TABLE_ID, resolveRecord, startInstance, type ProcessImplementations, type ProcessResult } from './runner.js';
 
@@ -18,6 +19,8 @@ interface ProcessJobPayload {
   processId: number;
   claims: AccessClaims;
   body: unknown;
+  /** The notification decided when the job was queued (the body's, else the resource's default). */
+  notificationType?: NotificationType | null;
 }
 
 const todayOf = (): string => new Date().toISOString().slice(0, 10);
@@ -34,36 +37,39 @@ function claimsOf(auth: AuthContext): AccessClaims {
   };
 }
 
-/** The scheduling information a background run answers with. */
-export interface JobInfo {
-  id: number;
-  client: number;
-  user: number;
-  process: string;
-  since: string;
-  processing: boolean;
-}
+/** The scheduling information a background run answers with: the job as GET /processes/jobs/{id} shows it. */
+export type JobInfo = { id: number } & Record<string, unknown>;
 
 /**
  * POST /processes/jobs/{slug}: checks the request as a run would (parameters, record, access,
  * concurrency), records the AD_PInstance (IsRunAsJob, IsProcessing) and queues the run in one
- * transaction. Any instance's worker picks it up.
+ * transaction. Any instance's worker picks it up. `first` claims what the run belongs to (a
+ * scheduler's firing) in that transaction; `defaultNotification` applies when the body names none
+ * (the REST resource notifies by mail and notice, as the original's does).
  */
-export async function queueProcessJob(s: Services, auth: AuthContext, def: ProcessDef, body: unknown, first?: (tx: Tx) => Promise<void>): Promise<JobInfo> {
+export async function queueProcessJob(
+  s: Services,
+  auth: AuthContext,
+  def: ProcessDef,
+  body: unknown,
+  first?: (tx: Tx) => Promise<void>,
+  defaultNotification?: NotificationType,
+): Promise<JobInfo> {
   const request = parseRunBody(def.params, body, todayOf());
-  const record = await resolveRecord(s, s.db, auth, request);
+  if (request.notificationType === null && defaultNotification) request.notificationType = defaultNotification;
+  const record = await resolveRecord(s, s.db, auth, request, def);
   const o = { s, auth, def, request, record };
   await assertNotRunning(s.db, o);
-  const since = new Date();
-  const instanceId = await s.db.tx(async (tx) => {
+  return s.db.tx(async (tx) => {
     // A scheduler claims its firing here: the claim and the queued run commit together or not at all.
     if (first) await first(tx);
     const id = await startInstance(tx, o, true);
-    const payload: ProcessJobPayload = { instanceId: id, processId: def.id, claims: claimsOf(auth), body: body ?? {} };
+    const payload: ProcessJobPayload = { instanceId: id, processId: def.id, claims: claimsOf(auth), body: body ?? {}, notificationType: request.notificationType };
     await s.queue.enqueue(tx, PROCESS_JOB_KIND, payload);
-    return id;
+    // Read before the commit, so that the answer shows the job waiting even if a worker is quicker.
+    const job = await jobById(tx, auth, id);
+    return { ...job, id };
   });
-  return { id: instanceId, client: auth.clientId, user: auth.userId, process: def.slug, since: since.toISOString(), processing: true };
 }
 
 /**
@@ -80,8 +86,9 @@ export function registerProcessJobs(s: Services, impls: ProcessImplementations):
       const auth = await s.auth.contextOf(p.claims);
       const def = await processById(s.db, p.processId);
       const request = parseRunBody(def.params, p.body, todayOf());
+      if (p.notificationType !== undefined) request.notificationType = p.notificationType;
       return ctx.complete(async (tx) => {
-        const record = await resolveRecord(s, tx, auth, request);
+        const record = await resolveRecord(s, tx, auth, request, def);
         const result = await executeInstance(tx, { s, auth, def, request, record, impls }, p.instanceId);
         await notify(s, tx, auth, def, request.notificationType, result);
         return { AD_PInstance_ID: result.AD_PInstance_ID, isError: result.isError, summary: result.summary };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuthContext } from '../auth/context.js';
-import type { Queryable, Tx } from '../db/types.js';
+import type { Tx } from '../db/types.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseFilter } from '../records/query/filter-parser.js';
 import type { Services } from '../services.js';
@@ -8,7 +8,7 @@ import { registerBuiltins } from './builtins/register-builtins.js';
 import { parseRunBody } from './parameters.js';
 import { findProcess, listProcesses, processJson } from './process-definition.js';
 import { queueProcessJob, registerProcessJobs } from './process-jobs.js';
-import { slugify as processSlug } from '../dictionary/slug.js';
+import { jobById, runningJobs } from './job-records.js';
 import { ProcessImplementations, resolveRecord, runProcess, runProcessIn, type ProcessResult } from './runner.js';
 
 const todayOf = (): string => new Date().toISOString().slice(0, 10);
@@ -30,51 +30,8 @@ export function processImplementations(s: Services): ProcessImplementations {
 export async function runProcessInTransaction(s: Services, auth: AuthContext, tx: Tx, slug: string, body: unknown): Promise<ProcessResult> {
   const def = await findProcess(tx, auth, slug);
   const request = parseRunBody(def.params, body, todayOf());
-  const record = await resolveRecord(s, tx, auth, request);
+  const record = await resolveRecord(s, tx, auth, request, def);
   return runProcessIn(tx, { s, auth, def, request, record, impls: processImplementations(s) });
-}
-
-interface JobRow {
-  ad_pinstance_id: number;
-  client: string | null;
-  username: string | null;
-  value: string;
-  created: unknown;
-  isprocessing: string;
-  errormsg: string | null;
-  result: number | null;
-  jsondata: unknown;
-}
-
-const JOB_SELECT = `SELECT i.ad_pinstance_id, c.name AS client, u.name AS username, p.value, i.created, i.isprocessing, i.errormsg, i.result, i.jsondata
-  FROM ad_pinstance i JOIN ad_process p ON p.ad_process_id = i.ad_process_id
-  LEFT JOIN ad_client c ON c.ad_client_id = i.ad_client_id LEFT JOIN ad_user u ON u.ad_user_id = i.createdby`;
-
-/** A job as the original shows it: id, client and user names, process slug, since, processing; a finished one adds its outcome. */
-function jobJson(r: JobRow, slug: (value: string) => string): Record<string, unknown> {
-  const created = r.created instanceof Date ? r.created : new Date(String(r.created).replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(String(r.created)) ? '' : 'Z'));
-  const out: Record<string, unknown> = {
-    id: Number(r.ad_pinstance_id),
-    client: r.client,
-    user: r.username,
-    process: slug(r.value),
-    since: created.toISOString().replace('T', ' ').slice(0, 19),
-    processing: r.isprocessing === 'Y',
-  };
-  if (r.isprocessing !== 'Y' && r.result !== null) {
-    const data = (typeof r.jsondata === 'string' ? JSON.parse(r.jsondata) : r.jsondata) as Record<string, unknown> | null;
-    out.summary = r.errormsg ?? '';
-    out.isError = Number(r.result) !== 1;
-    if (data?.reportFileName) out.reportFileName = data.reportFileName;
-    if (data?.archiveId) out.archiveId = data.archiveId;
-  }
-  return out;
-}
-
-async function jobs(q: Queryable, auth: AuthContext, id: number | null): Promise<JobRow[]> {
-  const where = id === null ? `i.isprocessing = 'Y' AND i.isrunasjob = 'Y' AND i.isactive = 'Y'` : `i.isrunasjob = 'Y' AND i.ad_pinstance_id = $2`;
-  const { rows } = await q.query<JobRow>(`${JOB_SELECT} WHERE i.ad_client_id = $1 AND ${where} ORDER BY i.ad_pinstance_id`, id === null ? [auth.clientId] : [auth.clientId, id]);
-  return rows;
 }
 
 /** GET|POST /processes[/{slug}], GET /processes/jobs[/{id}], POST /processes/jobs/{slug}. */
@@ -88,28 +45,29 @@ export async function processRoutes(app: FastifyInstance, s: Services): Promise<
     const text = q.$filter ?? q.filter;
     if (Array.isArray(text)) throw badRequest('Invalid query', '$filter is given more than once');
     const filter = typeof text === 'string' && text.trim() ? parseFilter(text) : undefined;
-    return listProcesses(s.db, s.dictionary.current, req.auth, filter);
+    return { processes: await listProcesses(s.db, s.dictionary.current, req.auth, filter) };
   });
 
-  app.get('/api/v1/processes/jobs', async (req) => (await jobs(s.db, req.auth, null)).map((r) => jobJson(r, processSlug)));
+  app.get('/api/v1/processes/jobs', async (req) => ({ jobs: await runningJobs(s.db, req.auth) }));
 
   app.get('/api/v1/processes/jobs/:id', async (req) => {
     const { id } = req.params as { id: string };
     if (!/^\d{1,15}$/.test(id)) throw badRequest('Invalid job id', `Job id must be an integer: ${id}`);
-    const [row] = await jobs(s.db, req.auth, Number(id));
-    if (!row) throw notFound('Job not found', `No job found matching id ${id}`);
-    return jobJson(row, processSlug);
+    const job = await jobById(s.db, req.auth, Number(id));
+    if (!job) throw notFound('Job not found', `No job found matching id ${id}`);
+    return job;
   });
 
   app.post('/api/v1/processes/jobs/:slug', async (req) => {
     const { slug } = req.params as { slug: string };
     const def = await findProcess(s.db, req.auth, slug);
-    return queueProcessJob(s, req.auth, def, req.body);
+    // Without notification-type the original mails the user and leaves a notice.
+    return queueProcessJob(s, req.auth, def, req.body, undefined, 'B');
   });
 
   app.get('/api/v1/processes/:slug', async (req) => {
     const { slug } = req.params as { slug: string };
-    const def = await findProcess(s.db, req.auth, slug);
+    const def = await findProcess(s.db, req.auth, slug, 'read');
     return processJson(s.db, s.dictionary.current, def);
   });
 
@@ -117,7 +75,7 @@ export async function processRoutes(app: FastifyInstance, s: Services): Promise<
     const { slug } = req.params as { slug: string };
     const def = await findProcess(s.db, req.auth, slug);
     const request = parseRunBody(def.params, req.body, todayOf());
-    const record = await resolveRecord(s, s.db, req.auth, request);
+    const record = await resolveRecord(s, s.db, req.auth, request, def);
     return runProcess({ s, auth: req.auth, def, request, record, impls });
   });
 }

@@ -96,14 +96,25 @@ export function processFileDir(s: Services): string {
   return path.resolve(s.config.processFileDir);
 }
 
-/** The record of a button process: record-id with table-id or model-name; 400 or 404 when they do not name one. */
-export async function resolveRecord(s: Services, q: Tx | Services['db'], auth: AuthContext, request: RunRequest): Promise<{ table: Table; id: number } | null> {
+/**
+ * The record of a button process: record-id with table-id or model-name (a document process,
+ * whose workflow names its table, also takes record-id alone); 400 or 404 when they do not name
+ * one the caller may read.
+ */
+export async function resolveRecord(
+  s: Services,
+  q: Tx | Services['db'],
+  auth: AuthContext,
+  request: RunRequest,
+  def?: Pick<ProcessDef, 'workflowTableId'>,
+): Promise<{ table: Table; id: number } | null> {
   if (request.recordId === null) {
     if (request.tableId !== null || request.modelName !== null) throw badRequest('Invalid parameter', 'table-id and model-name need record-id');
     return null;
   }
   const dict = s.dictionary.current;
-  const table = request.modelName !== null ? dict.byName.get(request.modelName.toLowerCase()) : request.tableId !== null ? dict.byId.get(request.tableId) : undefined;
+  const tableId = request.tableId ?? (request.modelName === null ? (def?.workflowTableId ?? null) : null);
+  const table = request.modelName !== null ? dict.byName.get(request.modelName.toLowerCase()) : tableId !== null ? dict.byId.get(tableId) : undefined;
   if (!table || !table.keyColumn) throw badRequest('Invalid parameter', 'record-id needs table-id or model-name naming a table');
   const sql = new SqlBuilder();
   const cond = `${ident(table.keyColumn.dbName)} = ${sql.param(request.recordId)} AND ${readPredicate(auth, table, table.dbName, sql)}`;
@@ -223,7 +234,7 @@ export async function executeInstance(tx: Tx, o: RunOptions, instanceId: number)
   await writeLogs(tx, instanceId, o.auth, logs);
   const data: Record<string, unknown> = { summary: outcome.summary, isError: outcome.isError === true };
   if (outcome.report) {
-    data.reportFileName = outcome.report.name;
+    data[isPdf(outcome.report) ? 'reportFileName' : 'exportFileName'] = outcome.report.name;
     data.archiveId = await writeArchive(tx, o.auth, {
       name: outcome.report.name,
       contentType: outcome.report.contentType,
@@ -241,11 +252,13 @@ export async function executeInstance(tx: Tx, o: RunOptions, instanceId: number)
   return resultOf(o.s, o.def, instanceId, outcome, logs);
 }
 
-/** The node that ran a process (DICTUM_NODE_ID, else the host name), as the logs name it. */
-export const nodeIdOf = (s: Services): string => s.config.nodeId || os.hostname();
+/** The node that ran a process: this instance's id in the node registry (GET /nodes), as the original gives its cluster member's id. */
+export const nodeIdOf = (s: Services): string => s.nodes.id;
 
 /** AD_Table_ID of AD_PInstance. */
 export const PINSTANCE_TABLE_ID = 282;
+
+const isPdf = (f: OutputFile): boolean => f.contentType === 'application/pdf';
 
 class FailedOutcome extends Error {
   constructor(readonly outcome: ProcessOutcome) {
@@ -253,12 +266,25 @@ class FailedOutcome extends Error {
   }
 }
 
+/** One file of the result, under the original's names (reportFile or exportFile, with its name and length). */
+function fileMembers(kind: 'report' | 'export', f: OutputFile | undefined): Partial<ProcessResult> {
+  if (!f) return {};
+  return { [`${kind}File`]: f.data.toString('base64'), [`${kind}FileName`]: f.name, [`${kind}FileLength`]: f.data.length };
+}
+
+/** The process result, its members in the original's order. */
 function resultOf(s: Services, def: ProcessDef, instanceId: number, outcome: ProcessOutcome, logs: ProcessLogEntry[]): ProcessResult {
-  const r: ProcessResult = {
+  // As the original's report engine: a PDF report is the report file, a report in another format
+  // (HTML, CSV, XLS, XLSX) the export file.
+  const reportFile = outcome.report && isPdf(outcome.report) ? outcome.report : undefined;
+  const exportFile = outcome.export ?? (outcome.report && !isPdf(outcome.report) ? outcome.report : undefined);
+  return {
     AD_PInstance_ID: instanceId,
     process: def.slug,
     summary: outcome.summary,
     isError: outcome.isError === true,
+    ...fileMembers('report', reportFile),
+    ...fileMembers('export', exportFile),
     nodeId: nodeIdOf(s),
     logs: logs.map((l) => {
       const e: Record<string, unknown> = {};
@@ -270,17 +296,6 @@ function resultOf(s: Services, def: ProcessDef, instanceId: number, outcome: Pro
       return e;
     }),
   };
-  if (outcome.report) {
-    r.reportFile = outcome.report.data.toString('base64');
-    r.reportFileName = outcome.report.name;
-    r.reportFileLength = outcome.report.data.length;
-  }
-  if (outcome.export) {
-    r.exportFile = outcome.export.data.toString('base64');
-    r.exportFileName = outcome.export.name;
-    r.exportFileLength = outcome.export.data.length;
-  }
-  return r;
 }
 
 /** A synchronous run outside any caller transaction: the instance is committed first, then the work in a transaction of its own. */

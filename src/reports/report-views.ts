@@ -108,7 +108,57 @@ const BPARTNER_OPEN: ReportViewDef = {
   },
 };
 
-export const REPORT_VIEWS: ReadonlyMap<string, ReportViewDef> = new Map([ORDER_DETAIL, BPARTNER_OPEN].map((v) => [v.value.toLowerCase(), v]));
+/**
+ * Storage per product, locator and attribute instance, as the original's RV_Storage reads its
+ * M_Storage view: the on-hand rows, and the reserved (sales) and ordered (purchase) quantities
+ * of each warehouse at its reserve locator (else its default locator). Available is on hand
+ * less reserved.
+ */
+const STORAGE: ReportViewDef = {
+  value: 'RV_Storage',
+  from: `(SELECT s.ad_client_id, s.ad_org_id, s.m_product_id, s.m_locator_id, s.m_attributesetinstance_id,
+            sum(s.qtyonhand) AS qtyonhand, sum(s.qtyreserved) AS qtyreserved, sum(s.qtyordered) AS qtyordered
+       FROM (SELECT oh.ad_client_id, oh.ad_org_id, oh.m_product_id, oh.m_locator_id, oh.m_attributesetinstance_id,
+                    oh.qtyonhand, 0 AS qtyreserved, 0 AS qtyordered
+               FROM m_storageonhand oh WHERE oh.isactive = 'Y'
+             UNION ALL
+             SELECT r.ad_client_id, r.ad_org_id, r.m_product_id,
+                    coalesce(wh.m_reservelocator_id, (SELECT dl.m_locator_id FROM m_locator dl WHERE dl.m_warehouse_id = wh.m_warehouse_id AND dl.isactive = 'Y'
+                                                        ORDER BY dl.isdefault DESC, dl.priorityno, dl.m_locator_id LIMIT 1)),
+                    r.m_attributesetinstance_id, 0,
+                    CASE WHEN r.issotrx = 'Y' THEN r.qty ELSE 0 END, CASE WHEN r.issotrx = 'Y' THEN 0 ELSE r.qty END
+               FROM m_storagereservation r JOIN m_warehouse wh ON wh.m_warehouse_id = r.m_warehouse_id
+              WHERE r.isactive = 'Y' AND r.qty <> 0) s
+      GROUP BY s.ad_client_id, s.ad_org_id, s.m_product_id, s.m_locator_id, s.m_attributesetinstance_id) st
+    JOIN m_locator l ON l.m_locator_id = st.m_locator_id
+    JOIN m_warehouse w ON w.m_warehouse_id = l.m_warehouse_id
+    JOIN m_product p ON p.m_product_id = st.m_product_id
+    LEFT JOIN m_product_category pc ON pc.m_product_category_id = p.m_product_category_id
+    LEFT JOIN c_uom u ON u.c_uom_id = p.c_uom_id`,
+  where: 'TRUE',
+  accessTable: 'M_StorageOnHand',
+  accessAlias: 'st',
+  columns: {
+    Warehouse: { expr: 'w.name', label: 'Warehouse', type: 'text' },
+    Locator: { expr: 'l.value', label: 'Locator', type: 'text' },
+    Value: { expr: 'p.value', label: 'Search Key', type: 'text' },
+    Product: { expr: 'p.name', label: 'Product', type: 'text' },
+    Category: { expr: `coalesce(pc.name, '')`, label: 'Product Category', type: 'text' },
+    UOM: { expr: `coalesce(u.name, '')`, label: 'UOM', type: 'text' },
+    QtyOnHand: { expr: 'st.qtyonhand::float8', label: 'On Hand Quantity', type: 'quantity' },
+    QtyReserved: { expr: 'st.qtyreserved::float8', label: 'Reserved Quantity', type: 'quantity' },
+    QtyOrdered: { expr: 'st.qtyordered::float8', label: 'Ordered Quantity', type: 'quantity' },
+    QtyAvailable: { expr: '(st.qtyonhand - st.qtyreserved)::float8', label: 'Available Quantity', type: 'quantity' },
+  },
+  filters: {
+    M_Product_Category_ID: idFilter('p.m_product_category_id'),
+    M_Warehouse_ID: idFilter('l.m_warehouse_id'),
+    M_Locator_ID: idFilter('st.m_locator_id'),
+    M_Product_ID: idFilter('st.m_product_id'),
+  },
+};
+
+export const REPORT_VIEWS: ReadonlyMap<string, ReportViewDef> = new Map([ORDER_DETAIL, BPARTNER_OPEN, STORAGE].map((v) => [v.value.toLowerCase(), v]));
 
 /** A layout of a report view (an AD_PrintFormat by Value): columns in order, grouping, sums, order. */
 export interface PrintLayout {
@@ -140,6 +190,13 @@ export const REPORT_LAYOUTS: ReadonlyMap<string, PrintLayout> = new Map(
       groupBy: 'BPartner',
       sums: ['GrandTotal', 'PaidAmt', 'OpenAmt'],
       orderBy: ['BPartner', 'DateInvoiced', 'DocumentNo'],
+    },
+    RV_Storage: {
+      view: 'RV_Storage',
+      columns: ['Warehouse', 'Locator', 'Value', 'Product', 'Category', 'UOM', 'QtyOnHand', 'QtyReserved', 'QtyOrdered', 'QtyAvailable'],
+      groupBy: 'Warehouse',
+      sums: ['QtyOnHand', 'QtyReserved', 'QtyOrdered', 'QtyAvailable'],
+      orderBy: ['Warehouse', 'Locator', 'Value'],
     },
   }).map(([k, v]) => [k.toLowerCase(), v as PrintLayout]),
 );

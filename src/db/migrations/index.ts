@@ -11,7 +11,7 @@ import { synchroniseSchema } from '../../dictionary/sync.js';
 import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
-import { addProcessSeed } from '../../processes/process-seed.js';
+import { addProcessSeed, addStandardProcessSeed } from '../../processes/process-seed.js';
 import { addPrintProcessSeed } from '../../print/print-seed.js';
 import { addPeriodControls } from '../../documents/engine/period.js';
 import { addDemoMatches } from '../../documents/engine/matching.js';
@@ -287,6 +287,13 @@ export const migrations: Migration[] = [
     name: 'document print processes (Rpt C_Order, Rpt C_Invoice, Rpt M_InOut) on the header tabs of the document windows',
     async up(tx) {
       await addPrintProcessSeed(tx);
+    },
+  },
+  {
+    version: 76,
+    name: 'standard processes: document processes of invoices, shipments, payments and allocations (Process_Allocation workflow), Storage Detail (RV_Storage), Role Access Update',
+    async up(tx) {
+      await addStandardProcessSeed(tx);
     },
   },
   {

@@ -1,29 +1,51 @@
-import { badRequest } from '../../errors.js';
 import { ident } from '../../db/sql.js';
-import { updateRecord } from '../../records/write/persist.js';
+import { isDocumentTable, runDocumentAction } from '../../documents/engine/engine.js';
+import { parseDocAction } from '../../documents/engine/doc-status.js';
+import { badRequest } from '../../errors.js';
 import { createWriteContext } from '../../records/write/write-context.js';
 import type { ProcessCall, ProcessOutcome } from '../runner.js';
 
+/** Names of the document statuses (reference list 131), for the summary. */
+const STATUS_NAMES: Record<string, string> = {
+  DR: 'Drafted',
+  IP: 'In Progress',
+  IN: 'Invalid',
+  AP: 'Approved',
+  NA: 'Not Approved',
+  CO: 'Completed',
+  CL: 'Closed',
+  VO: 'Voided',
+  RE: 'Reversed',
+  WP: 'Waiting Payment',
+  WC: 'Waiting Confirmation',
+};
+
 /**
- * A document action on a record (a button process such as "C_Order Process"): the record is
- * updated with {"doc-action": X} through the generic write path, where the document engine acts
- * on it. X is the DocAction parameter, else the action the record proposes (its DocAction column).
+ * A document process (the button process of a document, such as "C_Order Process", or Document
+ * Action): runs a document action on its record through the document engine, as a click on the
+ * document's action button does. The action is the DocAction parameter, else the one the record
+ * proposes in its DocAction column, as the original's document workflow takes it. An action the
+ * document refuses (its status does not allow it, no lines, a closed period, ...) throws, and the
+ * run ends with isError and the reason; whatever the action wrote is rolled back.
  */
 export async function documentAction(c: ProcessCall): Promise<ProcessOutcome> {
   if (!c.record) throw badRequest('Invalid parameter', 'The process needs record-id with table-id or model-name');
   const { table, id } = c.record;
-  if (!table.byName.has('docaction') || !table.keyColumn) throw badRequest('Invalid parameter', `${table.name} records have no document action`);
-  const key = ident(table.keyColumn.dbName);
-  const before = await c.tx.query<{ docaction: string | null; documentno?: string | null }>(`SELECT * FROM ${ident(table.dbName)} WHERE ${key} = $1`, [id]);
-  const param = c.param('DocAction')?.value;
-  const action = typeof param === 'string' ? param : before.rows[0]?.docaction;
+  const dict = c.s.dictionary.current;
+  if (c.def.workflowTableId !== null && c.def.workflowTableId !== table.id) {
+    throw badRequest('Invalid parameter', `${c.def.name} runs on ${dict.byId.get(c.def.workflowTableId)?.name ?? 'other'} records, not on ${table.name}`);
+  }
+  if (!isDocumentTable(table) || !table.keyColumn) throw badRequest('Invalid parameter', `${table.name} records have no document action`);
+  const { rows } = await c.tx.query<{ docaction: string | null }>(`SELECT docaction FROM ${ident(table.dbName)} WHERE ${ident(table.keyColumn.dbName)} = $1`, [id]);
+  const given = c.param('DocAction')?.value;
+  const action = parseDocAction(typeof given === 'string' ? given : rows[0]?.docaction);
   if (!action) throw badRequest('Invalid parameter', 'No document action given and none proposed by the record');
-  const wc = createWriteContext(c.s.dictionary.current, c.auth, c.tx, c.s.events);
-  await updateRecord(wc, table, String(id), { 'doc-action': action });
+  const wc = createWriteContext(dict, c.auth, c.tx, c.s.events);
+  const done = await runDocumentAction(wc, table, id, action);
   await wc.deferred.flush();
-  const after = await c.tx.query<{ docstatus: string | null; documentno?: string | null }>(`SELECT * FROM ${ident(table.dbName)} WHERE ${key} = $1`, [id]);
-  const row = after.rows[0]!;
-  const name = row.documentno ? `${table.name} ${row.documentno}` : `${table.name} ${id}`;
-  c.log({ msg: `${action}: ${row.docstatus ?? ''}`, tableId: table.id, recordId: id });
-  return { summary: `${name}: document action ${action}, status ${row.docstatus ?? 'unknown'}` };
+  const documentNo = done.row.documentno ? String(done.row.documentno) : String(id);
+  const status = STATUS_NAMES[done.status] ?? done.status;
+  c.log({ msg: `${action}: ${done.status}`, tableId: table.id, recordId: id });
+  const what = action === '--' ? 'no document action' : status;
+  return { summary: `${table.name} ${documentNo}: ${what}${done.message ? ` (${done.message})` : ''}` };
 }

@@ -7,6 +7,7 @@ import { documentAction } from './document-action.js';
 import { exportRecords } from './export-records.js';
 import { generateInvoices } from './generate-invoices.js';
 import { importBPartners } from './import-bpartners.js';
+import { roleAccessUpdate } from './role-access-update.js';
 import { registerSystemProcesses } from './system-processes.js';
 import { periodControlStatus, periodStatus } from './period-status.js';
 
@@ -22,4 +23,5 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('org.compiere.process.BPartnerValidate', validateBPartners);
   impls.register('org.compiere.process.PeriodStatus', periodStatus);
   impls.register('org.compiere.process.PeriodControlStatus', periodControlStatus);
+  impls.register('org.compiere.process.RoleAccessUpdate', roleAccessUpdate);
 }

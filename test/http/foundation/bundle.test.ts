@@ -66,10 +66,10 @@ describe('the bundled service', () => {
     const report = (type?: string) => call('POST', '/api/v1/processes/rv_orderdetail', { C_BPartner_ID: '117,118', ...(type ? { 'report-type': type } : {}) });
     const csv = await report('CSV');
     assert.equal(csv.status, 200, csv.text);
-    const rows = parseCsv(file(csv, 'reportFile')) as string[][];
+    const rows = parseCsv(file(csv, 'exportFile')) as string[][];
     assert.ok(rows.length > 1, 'a header and rows');
     const xlsx = await report('XLSX');
-    assert.equal(file(xlsx, 'reportFile').subarray(0, 2).toString('latin1'), 'PK', xlsx.text.slice(0, 300));
+    assert.equal(file(xlsx, 'exportFile').subarray(0, 2).toString('latin1'), 'PK', xlsx.text.slice(0, 300));
     const pdf = await report();
     assert.equal(file(pdf, 'reportFile').subarray(0, 5).toString('latin1'), '%PDF-', pdf.text.slice(0, 300));
   });

@@ -35,21 +35,20 @@ describe('background process jobs', () => {
     await server.services.queue.stop(0);
     const r = await server.request('POST', '/api/v1/processes/jobs/cachereset', { token: admin, body: { 'notification-type': 'B' } });
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(Object.keys(r.body), ['id', 'client', 'user', 'process', 'since', 'processing']);
-    assert.equal(r.body.process, 'cachereset');
-    assert.equal(r.body.processing, true);
     const id = r.body.id as number;
+    assert.deepEqual(r.body, { id, client: 'GardenWorld', user: 'GardenAdmin', process: 'cachereset', since: r.body.since, processing: true }, 'the original answers the job as its list shows it');
+    assert.match(r.body.since, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
     const list = await server.request('GET', '/api/v1/processes/jobs', { token: admin });
-    const job = list.body.find((j: { id: number }) => j.id === id);
-    assert.deepEqual(job, { id, client: 'GardenWorld', user: 'GardenAdmin', process: 'cachereset', since: job.since, processing: true });
-    assert.match(job.since, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    assert.deepEqual(Object.keys(list.body), ['jobs'], 'the original wraps the list');
+    const job = list.body.jobs.find((j: { id: number }) => j.id === id);
+    assert.deepEqual(job, r.body);
     assert.equal(await server.services.queue.drain(), 1);
     const done = await server.request('GET', `/api/v1/processes/jobs/${id}`, { token: admin });
     assert.equal(done.body.processing, false);
     assert.equal(done.body.isError, false);
     assert.match(done.body.summary, /Caches reset/);
     const after = await server.request('GET', '/api/v1/processes/jobs', { token: admin });
-    assert.ok(!after.body.some((j: { id: number }) => j.id === id), 'finished jobs leave the list');
+    assert.ok(!after.body.jobs.some((j: { id: number }) => j.id === id), 'finished jobs leave the list');
     const notes = await server.request('GET', `/api/v1/models/ad_note?$filter=${encodeURIComponent(`Record_ID eq ${id}`)}`, { token: admin });
     assert.equal(notes.status, 200, notes.text);
     assert.equal(notes.body.records.length, 1);
@@ -76,7 +75,31 @@ describe('background process jobs', () => {
     const user = await login(server, { userName: 'GardenUser', password: 'GardenUser', roleId: 103 });
     const listed = await server.request('GET', '/api/v1/processes/jobs', { token: user });
     assert.equal(listed.status, 200);
+    assert.ok(listed.body.jobs.some((j: { id: number; user: string }) => j.id === r.body.id && j.user === 'GardenAdmin'), 'the running jobs of the client, as the original lists them');
     await server.services.queue.drain();
+  });
+
+  it('notifies by mail and notice when the request names no notification type, as the original does', async () => {
+    const r = await server.request('POST', '/api/v1/processes/jobs/cachereset', { token: admin, body: {} });
+    assert.equal(r.status, 200, r.text);
+    const [instance] = (await server.services.db.query<{ notificationtype: string }>(`SELECT notificationtype FROM ad_pinstance WHERE ad_pinstance_id = $1`, [r.body.id])).rows;
+    assert.equal(instance!.notificationtype, 'B');
+    await server.services.queue.drain();
+    const notes = await server.request('GET', `/api/v1/models/ad_note?$filter=${encodeURIComponent(`Record_ID eq ${r.body.id}`)}`, { token: admin });
+    assert.equal(notes.body.records.length, 1);
+    const mails = await server.services.db.query(`SELECT 1 FROM rest_mail WHERE subject = $1`, [`Cache Reset (${r.body.id})`]);
+    assert.equal(mails.rows.length, 1);
+  });
+
+  it('names the file of a finished report job as the run names it, with its archive', async () => {
+    const r = await server.request('POST', '/api/v1/processes/jobs/rv_orderdetail', { token: admin, body: { C_BPartner_ID: 118, 'report-type': 'HTML', 'notification-type': 'N' } });
+    assert.equal(r.status, 200, r.text);
+    await server.services.queue.drain();
+    const done = await server.request('GET', `/api/v1/processes/jobs/${r.body.id}`, { token: admin });
+    assert.equal(done.body.isError, false, done.text);
+    assert.match(done.body.exportFileName, /^Order_Detail_\d+\.html$/);
+    assert.equal(done.body.reportFileName, undefined, 'an HTML report is an export file, as in a run');
+    assert.equal(typeof done.body.archiveId, 'number');
   });
 
   it('a job queued on one instance completes on another (PostgreSQL) and its notice arrives', { skip: serverUrl ? false : 'needs PostgreSQL: PGlite serves one process' }, async () => {

@@ -31,30 +31,51 @@ describe('processes', () => {
   });
 
   describe('the registry', () => {
-    it('lists the processes the role may run, each with its slug, and filters them', async () => {
+    it('lists the processes the role may run under "processes", each with its slug, and filters them', async () => {
       const all = await call(admin, 'GET', '/api/v1/processes');
       assert.equal(all.status, 200, all.text);
-      assert.ok(Array.isArray(all.body));
-      const slugs = all.body.map((p: { slug: string }) => p.slug);
-      for (const s of ['rv_orderdetail', 'rv_bpartneropen', 'c_bpartner-validate', 'cacheReset'.toLowerCase(), 'm_inout_generateinvoices', 'rest_exportrecords']) assert.ok(slugs.includes(s), s);
+      assert.deepEqual(Object.keys(all.body), ['processes'], 'the original wraps the list, as both upstream documents say');
+      const list = all.body.processes;
+      const slugs = list.map((p: { slug: string }) => p.slug);
+      for (const s of ['rv_orderdetail', 'rv_bpartneropen', 'rv_storage', 'c_bpartner-validate', 'cacheReset'.toLowerCase(), 'm_inout_generateinvoices', 'rest_exportrecords', 'ad_role_accessupdate']) {
+        assert.ok(slugs.includes(s), s);
+      }
       assert.ok(!slugs.includes('rest_rotatesigningkey'), 'System processes are not offered to a client role');
-      const od = all.body.find((p: { slug: string }) => p.slug === 'rv_orderdetail');
+      assert.deepEqual(
+        list.map((p: { Value: string }) => p.Value),
+        [...list.map((p: { Value: string }) => p.Value)].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)),
+        'ordered by search key',
+      );
+      const od = list.find((p: { slug: string }) => p.slug === 'rv_orderdetail');
       assert.equal(od.Value, 'RV_OrderDetail');
       assert.equal(od.IsReport, true);
       assert.equal(od['model-name'], 'ad_process');
       assert.equal(od.AD_ReportView_ID.id, 100);
+      assert.equal(typeof od.uid, 'string');
       assert.equal(od.AccessLevel, undefined, 'only the columns the original shows');
       const filtered = await call(admin, 'GET', `/api/v1/processes?filter=${encodeURIComponent("contains(name,'Business Partner')")}`);
-      assert.deepEqual(filtered.body.map((p: { Name: string }) => p.Name).sort(), ['Business Partner Open Items', 'Import Business Partners', 'Validate Business Partner']);
+      assert.equal(filtered.status, 200, filtered.text);
+      assert.deepEqual(filtered.body.processes.map((p: { Name: string }) => p.Name).sort(), ['Business Partner Open Items', 'Import Business Partners', 'Validate Business Partner']);
       const dollar = await call(admin, 'GET', `/api/v1/processes?$filter=${encodeURIComponent("Value eq 'CacheReset'")}`);
-      assert.deepEqual(dollar.body.map((p: { slug: string }) => p.slug), ['cachereset']);
+      assert.deepEqual(dollar.body.processes.map((p: { slug: string }) => p.slug), ['cachereset']);
       const bad = await call(admin, 'GET', `/api/v1/processes?$filter=${encodeURIComponent('Nope eq 1')}`);
       assert.equal(bad.status, 400);
     });
 
     it('shows a least-privileged role only its own processes', async () => {
       const r = await call(user, 'GET', '/api/v1/processes');
-      assert.deepEqual(r.body.map((p: { slug: string }) => p.slug).sort(), ['c_order-process', 'rv_bpartneropen', 'rv_orderdetail']);
+      assert.deepEqual(r.body.processes.map((p: { slug: string }) => p.slug).sort(), [
+        'c_allocation_process',
+        'c_invoice-process',
+        'c_order-process',
+        'c_payment-process',
+        'm_inout-process',
+        'rv_bpartneropen',
+        'rv_orderdetail',
+        'rv_storage',
+      ]);
+      const ws = await call(webService, 'GET', '/api/v1/processes');
+      assert.ok(!ws.body.processes.some((p: { slug: string }) => p.slug === 'rv_storage' || p.slug === 'ad_role_accessupdate'));
     });
 
     it('shows one process with its parameters', async () => {
@@ -75,6 +96,7 @@ describe('processes', () => {
       const unknown = await call(admin, 'GET', '/api/v1/processes/no-such-process');
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.title, 'Invalid process name');
+      assert.equal(unknown.body.detail, 'No match found for process name: no-such-process');
       const runUnknown = await call(admin, 'POST', '/api/v1/processes/no-such-process', {});
       assert.equal(runUnknown.status, 404);
       for (const [token, slug] of [
@@ -97,17 +119,39 @@ describe('processes', () => {
       const none = await server.request('GET', '/api/v1/processes');
       assert.equal(none.status, 401);
     });
+    it('lets a read-only access row show a process but not run it, and leaves out processes that open a form', async () => {
+      const now = new Date().toISOString();
+      const dict = server.services.dictionary.current;
+      await insertSeedRows(server.services.db, dict.byName.get('ad_process_access')!, [
+        { AD_Process_ID: 200304, AD_Role_ID: 103, AD_Client_ID: 11, AD_Org_ID: 0, IsReadWrite: 'N', AD_Process_Access_UU: randomUUID() },
+      ], now);
+      const shown = await call(user, 'GET', '/api/v1/processes/rest_exportrecords');
+      assert.equal(shown.status, 200, shown.text);
+      assert.ok((await call(user, 'GET', '/api/v1/processes')).body.processes.some((p: { slug: string }) => p.slug === 'rest_exportrecords'));
+      for (const p of ['/api/v1/processes/rest_exportrecords', '/api/v1/processes/jobs/rest_exportrecords']) {
+        const run = await call(user, 'POST', p, { AD_Table_ID: 291 });
+        assert.equal(run.status, 403, `${p}: ${run.text}`);
+        assert.equal(run.body.detail, 'Access denied for process: rest_exportrecords');
+      }
+      await insertSeedRows(server.services.db, dict.byName.get('ad_process')!, [
+        { AD_Process_ID: 1_000_980, AD_Client_ID: 0, AD_Org_ID: 0, Value: 'Form_Opener', Name: 'Opens a form', AccessLevel: '3', EntityType: 'U', AD_Form_ID: 104 },
+      ], now);
+      await insertSeedRows(server.services.db, dict.byName.get('ad_process_access')!, [{ AD_Process_ID: 1_000_980, AD_Role_ID: 102, AD_Client_ID: 11, AD_Org_ID: 0, IsReadWrite: 'Y', AD_Process_Access_UU: randomUUID() }], now);
+      const listed = await call(admin, 'GET', '/api/v1/processes');
+      assert.ok(!listed.body.processes.some((p: { slug: string }) => p.slug === 'form_opener'), 'a process that opens a form is not listed');
+    });
   });
 
   describe('runs', () => {
     it('records every run in AD_PInstance with its parameters and returns the full result', async () => {
       const r = await call(admin, 'POST', '/api/v1/processes/cachereset', {});
       assert.equal(r.status, 200, r.text);
-      for (const f of RESULT_FIELDS) assert.ok(f in r.body, f);
+      assert.deepEqual(Object.keys(r.body), RESULT_FIELDS, 'the members of the original, in its order');
       assert.equal(r.body.isError, false);
       assert.equal(r.body.process, 'cachereset');
       assert.match(r.body.summary, /Caches reset/);
-      assert.equal(typeof r.body.nodeId, 'string');
+      assert.equal(r.body.nodeId, server.services.nodes.id, 'the node registry id of the instance that ran it (GET /nodes)');
+      assert.match(r.body.nodeId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a UUID, as the upstream documents describe it');
       const [inst] = await sql<{ isprocessing: string; result: number; errormsg: string; ad_user_id: number }>(
         'SELECT isprocessing, result, errormsg, ad_user_id FROM ad_pinstance WHERE ad_pinstance_id = $1',
         [r.body.AD_PInstance_ID],
@@ -165,13 +209,15 @@ describe('processes', () => {
       assert.equal(again.body.summary, 'The database already matches the dictionary');
     });
 
-    it('a document action runs through the generic update of the record', async () => {
+    it('Document Action runs the asked action on the record through the document engine', async () => {
       const order = await call(admin, 'POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, C_OrderLine: [{ M_Product_ID: 128, QtyEntered: 1 }] });
       assert.equal(order.status, 201, order.text);
       const r = await call(admin, 'POST', '/api/v1/processes/rest_documentaction', { 'model-name': 'c_order', 'record-id': order.body.id, DocAction: 'PR' });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.isError, false, r.body.summary);
-      assert.match(r.body.summary, new RegExp(`C_Order ${order.body.DocumentNo}: document action PR, status`));
+      assert.equal(r.body.summary, `C_Order ${order.body.DocumentNo}: In Progress`);
+      const [prepared] = await sql<{ docstatus: string }>(`SELECT docstatus FROM c_order WHERE c_order_id = $1`, [order.body.id]);
+      assert.equal(prepared!.docstatus, 'IP');
       assert.deepEqual(r.body.logs[0].recordId, order.body.id);
       const inst = await sql(`SELECT record_id, ad_table_id FROM ad_pinstance WHERE ad_pinstance_id = $1`, [r.body.AD_PInstance_ID]);
       assert.deepEqual(inst.map((i) => [Number(i.record_id), Number(i.ad_table_id)]), [[order.body.id, 259]]);
@@ -194,7 +240,9 @@ describe('processes', () => {
       const r = await call(admin, 'POST', '/api/v1/processes/c_order-process', { 'model-name': 'c_order', 'record-id': order.body.id });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.isError, false, r.body.summary);
-      assert.match(r.body.summary, new RegExp(`C_Order ${order.body.DocumentNo}: document action CO`), 'the action the record proposes');
+      assert.equal(r.body.summary, `C_Order ${order.body.DocumentNo}: Completed`, 'the action the record proposes');
+      const [completed] = await sql<{ docstatus: string }>(`SELECT docstatus FROM c_order WHERE c_order_id = $1`, [order.body.id]);
+      assert.equal(completed!.docstatus, 'CO');
       const version = await call(system, 'POST', '/api/v1/processes/java-version', {});
       assert.equal(version.body.summary.startsWith(`Node.js ${process.version}`), true, version.text);
       // A process whose class no implementation is bound to.

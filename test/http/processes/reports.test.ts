@@ -19,7 +19,15 @@ describe('reports', () => {
   let admin: string;
   let expected: Line[];
   const run = (body: unknown, slug = 'rv_orderdetail', token = admin) => server.request('POST', `/api/v1/processes/${slug}`, { token, body });
-  const file = (r: { body: { reportFile: string } }): Buffer => Buffer.from(r.body.reportFile, 'base64');
+  /** The generated file: a PDF is the report file, any other format the export file, as the original answers them. */
+  const file = (r: { body: Record<string, any> }): Buffer => {
+    const pdf = r.body.reportFile !== undefined;
+    assert.notEqual(pdf, r.body.exportFile !== undefined, 'one file, as the report or as the export');
+    const data = Buffer.from(pdf ? r.body.reportFile : r.body.exportFile, 'base64');
+    assert.equal(pdf ? r.body.reportFileLength : r.body.exportFileLength, data.length);
+    assert.equal(data.subarray(0, 5).toString() === '%PDF-', pdf, 'the report file is the PDF');
+    return data;
+  };
 
   before(async () => {
     server = await startTestServer();
@@ -65,7 +73,7 @@ describe('reports', () => {
 
   it('renders HTML that an HTML5 parser reads back as the data', async () => {
     const r = await run({ C_BPartner_ID: '117,118', 'report-type': 'HTML' });
-    assert.match(r.body.reportFileName, /\.html$/);
+    assert.match(r.body.exportFileName, /^Order_Detail_\d+\.html$/);
     const t = htmlTable(file(r));
     assert.equal(t.title, 'Order Detail');
     const [header, ...rest] = t.rows;
@@ -81,7 +89,7 @@ describe('reports', () => {
 
   it('renders CSV whose rows are the data', async () => {
     const r = await run({ C_BPartner_ID: '117,118', 'report-type': 'CSV' });
-    assert.match(r.body.reportFileName, /\.csv$/);
+    assert.match(r.body.exportFileName, /\.csv$/);
     const [header, ...rows] = csvRows(file(r));
     assert.equal(header![0], 'Document No');
     assert.deepEqual(
@@ -93,7 +101,7 @@ describe('reports', () => {
   it('renders a workbook that exceljs reads, numbers as numbers (XLS and XLSX)', async () => {
     for (const type of ['XLS', 'XLSX']) {
       const r = await run({ C_BPartner_ID: '117,118', 'report-type': type });
-      assert.match(r.body.reportFileName, /\.xlsx$/);
+      assert.match(r.body.exportFileName, /\.xlsx$/);
       const rows = await xlsxRows(file(r));
       assert.deepEqual(rows[0]!.slice(0, 3), ['Document No', 'Date Ordered', 'Business Partner']);
       const details = rows.slice(1, 1 + expected.length);
@@ -177,7 +185,7 @@ describe('reports', () => {
     assert.equal(list.body.archives.length, 1);
     const a = list.body.archives[0];
     assert.deepEqual(Object.keys(a), ['id', 'name', 'contentType', 'isReport', 'processId', 'created']);
-    assert.equal(a.name, r.body.reportFileName);
+    assert.equal(a.name, r.body.exportFileName);
     assert.equal(a.contentType, 'text/csv');
     assert.equal(a.isReport, true);
     assert.equal(a.processId, 210);
@@ -187,6 +195,6 @@ describe('reports', () => {
     assert.deepEqual(Buffer.from(await bin.arrayBuffer()), file(r));
     const json = await server.request('GET', `/api/v1/models/ad_pinstance/${id}/archives/${a.id}?json=true`, { token: admin });
     assert.deepEqual(Object.keys(json.body), ['data']);
-    assert.equal(json.body.data, r.body.reportFile);
+    assert.equal(json.body.data, r.body.exportFile);
   });
 });
