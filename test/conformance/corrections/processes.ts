@@ -5,6 +5,13 @@ const PROCESS = 'json/Process.java';
 export const processesCorrections: Correction[] = [
   {
     kind: 'optional',
+    target: { component: 'Process' },
+    properties: ['parameters'],
+    reason: 'the list of processes leaves the parameters out; GET /processes/{slug} adds them',
+    source: 'v1/resource/impl/ProcessResourceImpl.java#L111-L113 (the list: the process and its slug), #L164-L176 (one process: parameters added)',
+  },
+  {
+    kind: 'optional',
     target: { component: 'ProcessInfo' },
     properties: ['reportFile', 'reportFileName', 'reportFileLength', 'exportFile', 'exportFileName', 'exportFileLength', 'nodeId'],
     reason:
