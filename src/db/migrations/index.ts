@@ -281,6 +281,14 @@ export const migrations: Migration[] = [
       for (const statement of SCHEDULER_SCHEMA) await tx.query(statement);
     },
   },
+  {
+    version: 72,
+    name: 'schedulers as servers: the Scheduler window with its access, and a scheduler that fires is Started (R); Scheduled (S) is now stopped in the server manager',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_Window', 'AD_Tab', 'AD_Field', 'AD_Window_Access']);
+      await tx.query(`UPDATE ad_scheduler SET schedulerstate = 'R' WHERE schedulerstate = 'S'`);
+    },
+  },
 ];
 
 /**
