@@ -15,9 +15,12 @@ describe("schedulers as servers: each client's own, under the original's access 
   let t: DemoRoleTokens;
   const as = (token: string, method: string, path: string, body?: unknown) => server.request(method, path, { token, body });
   const stateOf = async (id: number) => (await server.services.db.query<{ schedulerstate: string | null }>('SELECT schedulerstate FROM ad_scheduler WHERE ad_scheduler_id = $1', [id])).rows[0]!.schedulerstate;
-  /** A scheduler of GardenWorld, made by its administrator through /models, running Cache Reset every ten minutes. */
+  /**
+   * A scheduler of GardenWorld, made by its administrator through /models, running Cache Reset daily
+   * at 03:00 UTC: the runner does not fire it while a test counts the runs it asks for.
+   */
   const tenantScheduler = async (name: string, orgId = 11): Promise<number> => {
-    const r = await as(t.admin, 'POST', '/api/v1/models/ad_scheduler', { Name: name, Description: `${name} (test)`, AD_Org_ID: orgId, AD_Process_ID: 205, AD_Schedule_ID: 200001, Supervisor_ID: 101, KeepLogDays: 7 });
+    const r = await as(t.admin, 'POST', '/api/v1/models/ad_scheduler', { Name: name, Description: `${name} (test)`, AD_Org_ID: orgId, AD_Process_ID: 205, AD_Schedule_ID: 200000, Supervisor_ID: 101, KeepLogDays: 7 });
     assert.equal(r.status, 201, r.text);
     return r.body.id as number;
   };
