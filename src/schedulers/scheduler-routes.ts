@@ -7,7 +7,7 @@ import { getRecord } from '../records/read/reader.js';
 import { assertMayControlProcessor } from '../servers/server-access.js';
 import type { Services } from '../services.js';
 import { scheduleProblem } from './schedule-plan.js';
-import { schedulerNode, schedulerServerRow, schedulerVisible, type SchedulerServerRow } from './scheduler-servers.js';
+import { schedulerNode, schedulerServerRow, schedulerVisible, setSchedulerState, type SchedulerServerRow } from './scheduler-servers.js';
 import { isInManager, SCHEDULER_NOT_MANAGED, SCHEDULER_STARTED, schedulerServerId, schedulerStateText } from './scheduler-state.js';
 
 const invalidScheduler = (id: string): ApiError => new ApiError(404, 'Invalid scheduler Id', `No match found for scheduler id: ${id}`);
@@ -42,15 +42,9 @@ async function schedulerJson(s: Services, req: FastifyRequest, id: number): Prom
   return out;
 }
 
-async function setState(s: Services, req: FastifyRequest, id: number, state: string): Promise<void> {
-  await s.db.query(`UPDATE ad_scheduler SET schedulerstate = $2, updated = now(), updatedby = $3 WHERE ad_scheduler_id = $1`, [id, state, req.auth.userId]);
-}
-
 /**
  * GET, POST (add to the server manager and start: SchedulerState Started) and DELETE (remove from
- * it: Stopped) of a scheduler, under /servers/schedulers/{id} and /schedulers/{id}. The state
- * column is not updateable through /models (it belongs to the server manager), so it is set here
- * directly with the record's Updated and UpdatedBy.
+ * it: Stopped) of a scheduler, under /servers/schedulers/{id} and /schedulers/{id}.
  */
 export async function schedulerRoutes(app: FastifyInstance, s: Services): Promise<void> {
   for (const base of ['/api/v1/schedulers/:id', '/api/v1/servers/schedulers/:id']) {
@@ -66,14 +60,14 @@ export async function schedulerRoutes(app: FastifyInstance, s: Services): Promis
       if (!row.isActive) throw badRequest('Scheduler inactive', `Scheduler ${row.id} is not active`);
       const problem = scheduleProblem(row);
       if (problem) throw badRequest('Invalid schedule', `Scheduler ${row.id} cannot run: ${problem}`);
-      await setState(s, req, row.id, SCHEDULER_STARTED);
+      await setSchedulerState(s.db, row.id, SCHEDULER_STARTED, req.auth.userId);
       return reply.code(201).send(await schedulerJson(s, req, row.id));
     });
 
     app.delete(base, async (req) => {
       const row = await schedulerRow(s, req.auth, (req.params as { id: string }).id);
       await assertMayControlProcessor(s.db, req.auth, schedulerTable(s), row, 'remove scheduler', schedulerServerId(row.id));
-      await setState(s, req, row.id, SCHEDULER_NOT_MANAGED);
+      await setSchedulerState(s.db, row.id, SCHEDULER_NOT_MANAGED, req.auth.userId);
       return schedulerJson(s, req, row.id);
     });
   }

@@ -83,6 +83,14 @@ function rowOf(r: Row): SchedulerServerRow {
   };
 }
 
+/**
+ * Sets where a scheduler stands with the server manager. The state column is not updateable through
+ * /models (the server manager owns it), so it is set here with the record's Updated and UpdatedBy.
+ */
+export async function setSchedulerState(q: Queryable, id: number, state: string, userId: number): Promise<void> {
+  await q.query(`UPDATE ad_scheduler SET schedulerstate = $2, updated = now(), updatedby = $3 WHERE ad_scheduler_id = $1`, [id, state, userId]);
+}
+
 export async function schedulerServerRow(q: Queryable, id: number): Promise<SchedulerServerRow | null> {
   const { rows } = await q.query<Row>(`${SELECT_ROWS} WHERE r.ad_scheduler_id = $1`, [id]);
   return rows[0] ? rowOf(rows[0]) : null;

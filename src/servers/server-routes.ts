@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { tableReadable } from '../access/access.js';
-import type { AuthContext } from '../auth/context.js';
 import type { Table } from '../dictionary/model.js';
 import { ApiError, isApiError } from '../errors.js';
 import { isSystemAdministrator } from '../nodes/admin-access.js';
@@ -13,6 +12,7 @@ import {
   schedulerServerLogs,
   schedulerServerRow,
   schedulerVisible,
+  setSchedulerState,
   visibleSchedulerServers,
   type SchedulerServerRow,
 } from '../schedulers/scheduler-servers.js';
@@ -125,10 +125,6 @@ async function detailOf(s: Services, t: Target): Promise<Record<string, unknown>
   return schedulerServerDetail(row, schedulerNode(s, row, await s.nodes.list()));
 }
 
-async function setSchedulerState(s: Services, auth: AuthContext, id: number, state: string): Promise<void> {
-  await s.db.query(`UPDATE ad_scheduler SET schedulerstate = $2, updated = now(), updatedby = $3 WHERE ad_scheduler_id = $1`, [id, state, auth.userId]);
-}
-
 /** Runs a scheduler now; a run that cannot be queued is refused with its reason (409), never a 500. */
 async function runScheduler(s: Services, row: SchedulerServerRow): Promise<void> {
   const sc = await schedulerToRun(s, row.id);
@@ -160,7 +156,7 @@ export async function serverRoutes(app: FastifyInstance, s: Services): Promise<v
     if (!t) return reply;
     if (t.kind === 'scheduler') {
       await assertMayControlProcessor(s.db, req.auth, schedulerTable(s), t.row, 'change server state', t.id);
-      await setSchedulerState(s, req.auth, t.row.id, t.row.state === SCHEDULER_STARTED ? SCHEDULER_STOPPED_IN_MANAGER : SCHEDULER_STARTED);
+      await setSchedulerState(s.db, t.row.id, t.row.state === SCHEDULER_STARTED ? SCHEDULER_STOPPED_IN_MANAGER : SCHEDULER_STARTED, req.auth.userId);
       return detailOf(s, t);
     }
     const c = t.server.control;
