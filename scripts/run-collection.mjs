@@ -9,7 +9,9 @@
 // log files, servers, schedulers), then the tenant's one-step login again. GET /files reads the log
 // file that GET /nodes/{id}/logs names, so it is played right after the node's log requests, before
 // the rotation and deletion of old files; its length is the size the same answer gives (no script of
-// the collection sets logFileLength). docs/compatibility.md, "Administration in the collection".
+// the collection sets logFileLength). Its scripts read the lists as bare arrays, as the original
+// answered before it wrapped them ({nodes}, {logs}, {servers}): they read the array inside.
+// docs/compatibility.md, "Administration in the collection".
 // Product 144 is deleted after the attachment requests (one of them removes that product's
 // attachment: a client removes a record's attachment before the record, not after).
 // The two chunk PUTs name their bodies by Postman cloud file references, which newman cannot read:
@@ -84,6 +86,7 @@ function playOrder(c) {
   const ordered = admin.filter((it) => !files.includes(it));
   const logFile = ordered.findIndex((it) => it.name === 'api/v1/nodes/{id}/logs/file');
   ordered.splice(logFile < 0 ? ordered.length : logFile + 1, 0, ...files);
+  for (const it of ordered) unwrapListScript(it);
   const logs = ordered.find((it) => it.name === 'api/v1/nodes/{id}/logs');
   const script = logs?.event?.find((e) => e.listen === 'test')?.script;
   if (script && Array.isArray(script.exec)) script.exec = [...script.exec, 'pm.environment.set("logFileLength", jsonData[jsonData.length-1].fileSize);'];
@@ -112,6 +115,19 @@ function expectCopyStatus(it) {
   if (!script || !Array.isArray(script.exec) || !script.exec.some((l) => l.includes('have.status(202)'))) return;
   script.exec = script.exec.map((l) => l.replace('Status code is 202', 'Status code is 200').replace('have.status(202)', 'have.status(200)'));
   console.log(`correction: ${it.name} expects 200, as the original's copy answers`);
+}
+
+/**
+ * The collection's administration scripts read lists as bare arrays (`jsonData[jsonData.length-1]`),
+ * as the original answered before it wrapped every list in an object ({nodes}, {logs}, {servers});
+ * a client of today's original reads the array inside, and so does the script as played here.
+ */
+function unwrapListScript(it) {
+  const script = it.event?.find((e) => e.listen === 'test')?.script;
+  if (!script || !Array.isArray(script.exec) || !script.exec.some((l) => l.includes('jsonData[jsonData.length-1]'))) return;
+  const at = script.exec.findIndex((l) => /var jsonData = pm\.response\.json\(\);/.test(l));
+  if (at < 0) return;
+  script.exec = [...script.exec.slice(0, at + 1), 'if (!Array.isArray(jsonData)) jsonData = Object.values(jsonData).find(Array.isArray) || [];', ...script.exec.slice(at + 1)];
 }
 
 function rawUrl(it) {

@@ -8,19 +8,27 @@ export interface CacheSource {
   name: string;
   /** Tables whose rows the cache holds (lower case): a reset for one of them empties it. */
   tables: readonly string[];
+  /** The table GET /caches names for it; by default its first table, or its name when it holds none. */
+  tableName?: string;
   /** Minutes an entry lives; 0 when it lives until a change notification or a reset drops it. */
   expireMinutes: number;
   stats(): { size: number; maxSize: number; hits: number; misses: number };
   reset(): void;
 }
 
+/** A cache as GET /caches shows it: the original's properties, then its hits and misses. */
 export interface CacheInfo {
   name: string;
+  tableName: string;
   size: number;
-  maxSize: number | null;
+  expireMinutes: number;
+  /** 0 when the cache has no bound, as the original writes it. */
+  maxSize: number;
+  /** Each instance keeps its own entries; only resets travel between instances. */
+  distributed: boolean;
+  nodeId: string;
   hits: number;
   misses: number;
-  expireMinutes: number;
 }
 
 /** The caches of this instance: their figures, and their reset on every instance through NOTIFY. */
@@ -32,10 +40,22 @@ export class CacheRegistry {
     this.#sources.push(source);
   }
 
-  list(): CacheInfo[] {
+  /** The caches of this instance; `tableLabel` gives a held table (lower case) its dictionary name. */
+  list(nodeId = '', tableLabel: (dbName: string) => string = (t) => t): CacheInfo[] {
     return this.#sources.map((c) => {
       const s = c.stats();
-      return { name: c.name, size: s.size, maxSize: Number.isFinite(s.maxSize) ? s.maxSize : null, hits: s.hits, misses: s.misses, expireMinutes: c.expireMinutes };
+      const first = c.tables[0];
+      return {
+        name: c.name,
+        tableName: c.tableName ?? (first ? tableLabel(first) : c.name),
+        size: s.size,
+        expireMinutes: c.expireMinutes,
+        maxSize: Number.isFinite(s.maxSize) ? s.maxSize : 0,
+        distributed: false,
+        nodeId,
+        hits: s.hits,
+        misses: s.misses,
+      };
     });
   }
 

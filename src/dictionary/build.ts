@@ -138,8 +138,9 @@ export function buildDictionary(rows: DictionaryRows, version = 1): Dictionary {
     } else if (kind === 'foreign-key') {
       lookup = resolveLookup(referenceId, referenceValueId, name, references, byName);
       if (!lookup) kind = 'integer';
-    } else if (kind === 'string' && referenceValueId !== null && references.get(referenceValueId)?.validationType === 'L') {
-      // A String column validated by a list (e.g. EntityType-like codes) reads as a list.
+    } else if (kind === 'string' && referenceId !== DisplayType.SchedulerState && referenceValueId !== null && references.get(referenceValueId)?.validationType === 'L') {
+      // A String column validated by a list (e.g. EntityType-like codes) reads as a list; the
+      // scheduler state keeps its code as text, as the original shows it (see display-type.ts).
       kind = 'list';
       listReferenceId = referenceValueId;
     }

@@ -83,7 +83,9 @@ const LOOKUP_TABLE_TYPES = new Set<number>([
   T.Table, T.TableDir, T.Search, T.Location, T.Locator, T.Account, T.PAttribute, T.Assignment,
   T.Chart, T.Payment, T.TableUU, T.TableDirUU, T.SearchUU,
 ]);
-const LIST_TYPES = new Set<number>([T.List, T.RadiogroupList, T.SchedulerState]);
+// Scheduler State (200173) is not one of the original's lookups: its answers show the code as text
+// (AD_Scheduler.SchedulerState is a string in the upstream OpenAPI documents).
+const LIST_TYPES = new Set<number>([T.List, T.RadiogroupList]);
 
 export function columnKind(referenceId: number, columnName: string): ColumnKind {
   if (referenceId === T.YesNo) return 'boolean';

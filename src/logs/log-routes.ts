@@ -16,7 +16,7 @@ function filesOf(s: Services): LogFiles {
 const escapeHtml = (t: string): string => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
- * A log file as the caller asks for it: JSON lines with asJson (or json), HTML when the client
+ * A log file as the caller asks for it: its lines as JSON with asJson, HTML when the client
  * accepts it, the raw bytes for application/octet-stream, else plain text. `length` limits the
  * answer to the file's first bytes, as the collection's GET /files passes it.
  */
@@ -48,6 +48,17 @@ async function sendFile(s: Services, req: FastifyRequest, reply: FastifyReply, f
   return reply.type('text/plain; charset=utf-8').send(data.toString('utf8'));
 }
 
+/** A log file as the original answers it with `json`: {data: the bytes in base64} (the first `length` bytes when given). */
+async function sendBase64(s: Services, reply: FastifyReply, fileName: string | undefined, length: number | null): Promise<FastifyReply> {
+  const files = filesOf(s);
+  const name = fileName && fileName !== '' ? fileName : files.currentFileName();
+  const file = files.pathOf(name);
+  if (!file) throw notFound('Invalid file name', `No log file is named ${name}`);
+  let data = await fs.promises.readFile(file);
+  if (length !== null && length < data.length) data = data.subarray(0, length);
+  return reply.send({ data: data.toString('base64') });
+}
+
 const flag = (v: string | undefined): boolean => v !== undefined && !/^(false|n|no|0)$/i.test(v);
 
 function lengthOf(v: string | undefined): number | null {
@@ -57,12 +68,14 @@ function lengthOf(v: string | undefined): number | null {
 }
 
 export async function logRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  // A bare array of {fileName, fileSize}, as the original answers (the collection reads the last one).
-  app.get('/api/v1/nodes/:id/logs', async (req, reply) => onNode(s, req, reply, async () => filesOf(s).list()));
+  // {logs: [{fileName, fileSize}]}, as the original answers.
+  app.get('/api/v1/nodes/:id/logs', async (req, reply) => onNode(s, req, reply, async () => ({ logs: filesOf(s).list() })));
 
-  app.get('/api/v1/nodes/:id/logs/file', { config: { queryParameters: ['fileName', 'asJson'] } }, async (req, reply) =>
+  // `json` (any value) answers {data: base64}, as the original; `asJson` is this service's own: the lines as JSON.
+  app.get('/api/v1/nodes/:id/logs/file', { config: { queryParameters: ['fileName', 'json', 'asJson'] } }, async (req, reply) =>
     onNode(s, req, reply, async () => {
-      const q = req.query as { fileName?: string; asJson?: string };
+      const q = req.query as { fileName?: string; json?: string; asJson?: string };
+      if (q.json !== undefined) return sendBase64(s, reply, q.fileName, null);
       return sendFile(s, req, reply, q.fileName, flag(q.asJson), null);
     }),
   );
@@ -72,11 +85,7 @@ export async function logRoutes(app: FastifyInstance, s: Services): Promise<void
     onNode(s, req, reply, async () => {
       const { fileName } = req.params as { fileName: string };
       const q = req.query as { json?: string };
-      if (q.json !== undefined && q.json !== '') {
-        const file = filesOf(s).pathOf(fileName);
-        if (!file) throw notFound('Invalid file name', `No log file is named ${fileName}`);
-        return reply.send({ data: (await fs.promises.readFile(file)).toString('base64') });
-      }
+      if (q.json !== undefined) return sendBase64(s, reply, fileName, null);
       return sendFile(s, req, reply, fileName, false, null);
     }),
   );
@@ -119,6 +128,7 @@ export async function logRoutes(app: FastifyInstance, s: Services): Promise<void
       const node = await otherNode(s, q.node_id);
       if (node) return forwardToNode(req, reply, node, s.nodes.id);
     }
-    return sendFile(s, req, reply, q.fileName, q.json !== undefined && flag(q.json || 'true'), lengthOf(q.length));
+    if (q.json !== undefined) return sendBase64(s, reply, q.fileName, lengthOf(q.length));
+    return sendFile(s, req, reply, q.fileName, false, lengthOf(q.length));
   });
 }

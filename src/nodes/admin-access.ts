@@ -2,9 +2,11 @@ import type { AuthContext } from '../auth/context.js';
 import { forbidden } from '../errors.js';
 
 /**
- * Administration of the cluster (nodes, their logs, servers, schedulers, caches, tasks) acts on every
- * tenant at once and shows data of all of them (log lines, database URL), so only a System-level role
- * logged into the System client may use it; a client administrator may not (docs/administration.md).
+ * The original's administrator (a user holding the System Administrator role) is here a System-level
+ * role logged into the System client: the nodes and their log files, GET /files, the tasks, the
+ * instance's own services and the reload of every server act on every tenant at once or show data of
+ * all of them (log lines, database URL), so a client administrator may not use them
+ * (docs/administration.md, docs/compatibility.md).
  */
 export function isSystemAdministrator(auth: AuthContext): boolean {
   return auth.clientId === 0 && auth.userLevel.startsWith('S');

@@ -40,12 +40,12 @@ async function databaseFacts(s: Services): Promise<{ version: string | null; up:
 }
 
 export async function nodeRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  // The registry always runs, so the list is always the cluster's list (never the single local object).
-  // A bare array, as the original answers and the collection's script reads it (docs/compatibility.md).
+  // The registry always runs, so the list is always the cluster's list (never the single local object),
+  // wrapped as the original wraps it: {nodes: [...]}.
   app.get('/api/v1/nodes', async (req) => {
     requireSystemAdministrator(req.auth);
     const nodes = await s.nodes.list();
-    return nodes.map((n) => ({ id: n.id, hostName: n.hostName, port: n.port }));
+    return { nodes: nodes.map((n) => ({ id: n.id, hostName: n.hostName, port: n.port })) };
   });
 
   app.get('/api/v1/nodes/:id', async (req, reply) =>

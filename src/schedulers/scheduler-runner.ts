@@ -5,8 +5,9 @@ import { processById } from '../processes/process-definition.js';
 import { queueProcessJob } from '../processes/process-jobs.js';
 import type { Services } from '../services.js';
 import { latestDue, MISSED_FIRING_GRACE_MS, nextDue, type ScheduleSpec } from './schedule-plan.js';
+import { SCHEDULER_STARTED } from './scheduler-state.js';
 
-/** A scheduler this service runs: active, Scheduled or Started (a stopped one is not managed). */
+/** A scheduler as the runner fires it: its process, supervisor, client, organisation and schedule. */
 export interface ManagedScheduler extends ScheduleSpec {
   id: number;
   name: string;
@@ -15,8 +16,6 @@ export interface ManagedScheduler extends ScheduleSpec {
   processId: number;
   supervisorId: number;
 }
-
-export const MANAGED_STATES = ['S', 'R'];
 
 /** Thrown inside a firing's transaction when another instance fired it first: the run is not queued. */
 class AlreadyFired extends Error {}
@@ -34,14 +33,23 @@ interface Row {
   cronpattern: string | null;
 }
 
+const SELECT_SCHEDULER = `SELECT r.ad_scheduler_id, r.name, r.ad_client_id, r.ad_org_id, r.ad_process_id, r.supervisor_id, c.scheduletype, c.frequency, c.frequencytype, c.cronpattern
+  FROM ad_scheduler r JOIN ad_schedule c ON c.ad_schedule_id = r.ad_schedule_id`;
+
+/** The schedulers that fire: active, with an active schedule, and started in the server manager. */
 export async function managedSchedulers(s: Services): Promise<ManagedScheduler[]> {
-  const { rows } = await s.db.query<Row>(
-    `SELECT r.ad_scheduler_id, r.name, r.ad_client_id, r.ad_org_id, r.ad_process_id, r.supervisor_id, c.scheduletype, c.frequency, c.frequencytype, c.cronpattern
-       FROM ad_scheduler r JOIN ad_schedule c ON c.ad_schedule_id = r.ad_schedule_id
-      WHERE r.isactive = 'Y' AND c.isactive = 'Y' AND r.schedulerstate = ANY($1::text[]) ORDER BY r.ad_scheduler_id`,
-    [MANAGED_STATES],
-  );
-  return rows.map((r) => ({
+  const { rows } = await s.db.query<Row>(`${SELECT_SCHEDULER} WHERE r.isactive = 'Y' AND c.isactive = 'Y' AND r.schedulerstate = $1 ORDER BY r.ad_scheduler_id`, [SCHEDULER_STARTED]);
+  return rows.map(managedScheduler);
+}
+
+/** One scheduler as the runner would fire it, whatever its state (a run on request); null when it has no schedule. */
+export async function schedulerToRun(s: Services, id: number): Promise<ManagedScheduler | null> {
+  const { rows } = await s.db.query<Row>(`${SELECT_SCHEDULER} WHERE r.ad_scheduler_id = $1`, [id]);
+  return rows[0] ? managedScheduler(rows[0]) : null;
+}
+
+function managedScheduler(r: Row): ManagedScheduler {
+  return {
     id: Number(r.ad_scheduler_id),
     name: r.name,
     clientId: Number(r.ad_client_id),
@@ -52,7 +60,7 @@ export async function managedSchedulers(s: Services): Promise<ManagedScheduler[]
     frequency: r.frequency === null ? null : Number(r.frequency),
     frequencyType: r.frequencytype,
     cronPattern: r.cronpattern,
-  }));
+  };
 }
 
 /**
@@ -130,10 +138,33 @@ export class SchedulerRunner {
     }
   }
 
+  /**
+   * One run of a scheduler now, on request (POST /servers/{id}/run), whether it is started or not:
+   * claimed and queued as a firing at this moment. Answers whether the run was queued.
+   */
+  async runOnRequest(sc: ManagedScheduler): Promise<boolean> {
+    const now = new Date();
+    try {
+      const queued = await this.#fire(sc, now, now);
+      if (queued) {
+        this.fired++;
+        this.report(`${sc.name}: run queued on request`, `AD_Scheduler_ID=${sc.id}`, false);
+      }
+      return queued;
+    } catch (err) {
+      this.report(`${sc.name}: ${err instanceof Error ? err.message : String(err)}`, `AD_Scheduler_ID=${sc.id}`, true);
+      throw err;
+    }
+  }
+
+  /**
+   * Claims the firing (scheduler, due) and queues its run in one transaction. A firing that cannot
+   * be queued (no role for the supervisor, a process that refuses the run) is claimed as failed,
+   * with the reason, so that exactly one instance reports it and the scheduler's log shows it; the
+   * error is then thrown. False when another instance claimed the firing first.
+   */
   async #fire(sc: ManagedScheduler, due: Date, now: Date): Promise<boolean> {
     const s = this.#s;
-    const auth = await s.auth.contextOf(await schedulerClaims(s, sc));
-    const def = await processById(s.db, sc.processId);
     const claim = async (tx: Tx) => {
       const { rowCount } = await tx.query(
         `INSERT INTO dictum.scheduler_firing (ad_scheduler_id, due_at, node_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
@@ -143,12 +174,20 @@ export class SchedulerRunner {
       await tx.query(`UPDATE ad_scheduler SET datelastrun = $2, datenextrun = $3 WHERE ad_scheduler_id = $1`, [sc.id, due, nextDue(sc, now)]);
     };
     try {
+      const auth = await s.auth.contextOf(await schedulerClaims(s, sc));
+      const def = await processById(s.db, sc.processId);
       const job = await queueProcessJob(s, auth, def, {}, claim);
       await s.db.query('UPDATE dictum.scheduler_firing SET ad_pinstance_id = $3 WHERE ad_scheduler_id = $1 AND due_at = $2', [sc.id, due, job.id]);
       s.log.info({ scheduler: sc.id, due: due.toISOString(), instance: job.id }, 'scheduled run queued');
       return true;
     } catch (e) {
       if (e instanceof AlreadyFired) return false;
+      const reason = e instanceof Error ? e.message : String(e);
+      const { rowCount } = await s.db.query(
+        `INSERT INTO dictum.scheduler_firing (ad_scheduler_id, due_at, node_id, summary, is_error) VALUES ($1, $2, $3, $4, true) ON CONFLICT DO NOTHING`,
+        [sc.id, due, s.nodes.id, reason.slice(0, 2000)],
+      );
+      if (rowCount === 0) return false;
       throw e;
     }
   }

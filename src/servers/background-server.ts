@@ -1,8 +1,8 @@
-/** One entry of a server's log, as GET /servers/{id}/logs shows it. */
+/** One entry of a server's log, as GET /servers/{id}/logs shows it (empty texts are left out, as the original does). */
 export interface ServerLogEntry {
   created: string;
-  summary: string;
-  reference: string;
+  summary?: string;
+  reference?: string;
   error: boolean;
 }
 
@@ -30,7 +30,7 @@ export class BackgroundServer {
   constructor(readonly control: ServerControl) {}
 
   log(summary: string, reference = '', error = false): void {
-    this.#log.push({ created: new Date().toISOString(), summary, reference, error });
+    this.#log.push({ created: new Date().toISOString(), ...(summary ? { summary } : {}), ...(reference ? { reference } : {}), error });
     if (this.#log.length > KEPT_ENTRIES) this.#log.shift();
   }
 

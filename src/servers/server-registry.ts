@@ -34,18 +34,18 @@ export function serverEntry(server: BackgroundServer, node: NodeEntry): Record<s
   return { id: `${c.key}@${node.id}`, name: c.name, nodeId: node.id, hostName: node.hostName, port: node.port, started: c.started() };
 }
 
+/** GET /servers/{id} for a service: the times appear only when there is one, as the original leaves them out. */
 export function serverDetail(server: BackgroundServer, node: NodeEntry): Record<string, unknown> {
   const c = server.control;
   const last = c.lastRun();
   const next = c.started() ? c.nextRun() : null;
-  return {
-    ...serverEntry(server, node),
-    lastRun: last ? last.toISOString() : '',
-    info: c.info(),
-    nextRun: next ? next.toISOString() : '',
-    statistics: c.statistics(),
-    // Background services wait between passes: a started one is sleeping unless called to run.
-    sleeping: c.started(),
-    interruptd: !c.started(),
-  };
+  const out = serverEntry(server, node);
+  if (last) out.lastRun = last.toISOString();
+  out.info = c.info();
+  if (next) out.nextRun = next.toISOString();
+  out.statistics = c.statistics();
+  // Background services wait between passes: a started one is sleeping unless called to run.
+  out.sleeping = c.started();
+  out.interruptd = !c.started();
+  return out;
 }

@@ -283,6 +283,14 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 72,
+    name: 'schedulers as servers: the Scheduler window with its access, and a scheduler that fires is Started (R); Scheduled (S) is now stopped in the server manager',
+    async up(tx) {
+      await addSeedTables(tx, ['AD_Window', 'AD_Tab', 'AD_Field', 'AD_Window_Access']);
+      await tx.query(`UPDATE ad_scheduler SET schedulerstate = 'R' WHERE schedulerstate = 'S'`);
+    },
+  },
+  {
     version: 75,
     name: 'document print processes (Rpt C_Order, Rpt C_Invoice, Rpt M_InOut) on the header tabs of the document windows',
     async up(tx) {

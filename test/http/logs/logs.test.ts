@@ -6,6 +6,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { systemLogin } from '../../helpers/login.js';
 import { demoRoleTokens } from '../../helpers/demo-roles.js';
+import { assertUpstreamShape, upstreamDocsMissing } from '../../helpers/admin-schemas.js';
 
 const WRONG_PASSWORD = 'Wr0ng-Pa55-9f3c1d';
 
@@ -30,8 +31,10 @@ describe('log files of a node', () => {
     const list = await server.request('GET', `/api/v1/nodes/${node}/logs`, { token: system });
     assert.equal(list.status, 200, list.text);
     const current = server.services.logFiles!.currentFileName();
-    assert.deepEqual(list.body.map((l: { fileName: string }) => l.fileName), [current]);
-    assert.ok(list.body[0].fileSize > 0, 'the start was logged');
+    assert.deepEqual(Object.keys(list.body), ['logs'], 'the list is wrapped as the original wraps it');
+    assert.deepEqual(list.body.logs.map((l: { fileName: string }) => l.fileName), [current]);
+    assert.deepEqual(Object.keys(list.body.logs[0]), ['fileName', 'fileSize']);
+    assert.ok(list.body.logs[0].fileSize > 0, 'the start was logged');
     const detail = await server.request('GET', `/api/v1/nodes/${node}`, { token: system });
     assert.equal(detail.body.currentLogFile, current);
     const text = await server.request('GET', `/api/v1/nodes/${node}/logs/file`, { token: system });
@@ -53,6 +56,25 @@ describe('log files of a node', () => {
     const b64 = await server.request('GET', `/api/v1/nodes/${node}/logs/${current}?json=true`, { token: system });
     assert.match(Buffer.from(b64.body.data as string, 'base64').toString(), /"msg":"/);
     assert.equal((await server.request('GET', `/api/v1/nodes/${node}/logs/no-such.log`, { token: system })).status, 404);
+  });
+
+  it('answers the file list, a file as base64, the rotation and the deletion in the shapes of the upstream documents', { skip: upstreamDocsMissing }, async () => {
+    assertUpstreamShape('GET', '/nodes/{id}/logs', await server.request('GET', `/api/v1/nodes/${node}/logs`, { token: system }), 200);
+    const current = server.services.logFiles!.currentFileName();
+    assertUpstreamShape('GET', '/nodes/{id}/logs/{fileName}', await server.request('GET', `/api/v1/nodes/${node}/logs/${current}?json=Y`, { token: system }), 200);
+    // With json (any value, an empty one too) the file comes as {data: base64}, under every path that serves it.
+    for (const p of [`/api/v1/nodes/${node}/logs/file?fileName=${current}&json`, `/api/v1/files?fileName=${current}&json=Y`, `/api/v1/nodes/${node}/logs/${current}?json`]) {
+      const r = await server.request('GET', p, { token: system });
+      assertUpstreamShape('GET', '/files', r, 200);
+      assert.deepEqual(Object.keys(r.body), ['data'], p);
+      assert.match(Buffer.from(r.body.data as string, 'base64').toString(), /"msg":"/);
+    }
+    const cut = await server.request('GET', `/api/v1/files?fileName=${current}&length=10&json`, { token: system });
+    assert.equal(Buffer.from(cut.body.data as string, 'base64').length, 10, 'length cuts the base64 answer too');
+    assertUpstreamShape('DELETE', '/nodes/{id}/logs', await server.request('DELETE', `/api/v1/nodes/${node}/logs`, { token: system }), 200);
+    const rotated = await server.request('POST', `/api/v1/nodes/${node}/logs/rotate`, { token: system });
+    assert.equal(rotated.status, 200, rotated.text);
+    assert.deepEqual(Object.keys(rotated.body), ['currentLogFile']);
   });
 
   it('changes the level live: debug lines appear after the change and stop after the next', async () => {

@@ -6,6 +6,7 @@ import { startSecondInstance, startTestServer, type TestServer } from '../../hel
 import { systemLogin } from '../../helpers/login.js';
 import { demoRoleTokens } from '../../helpers/demo-roles.js';
 import { serverUrl } from '../../helpers/database.js';
+import { assertUpstreamShape, upstreamDocsMissing } from '../../helpers/admin-schemas.js';
 import { sleep } from '../../helpers/wait.js';
 import { startInstanceProcess, type InstanceProcess } from '../../helpers/instance-process.js';
 import type { RunningServer } from '../../../src/server.js';
@@ -37,7 +38,8 @@ describe('nodes of the cluster', () => {
     assert.equal(list.status, 200, list.text);
     const self = server.services.nodes.id;
     const port = Number(new URL(server.url).port);
-    assert.deepEqual(list.body.find((n: { id: string }) => n.id === self), { id: self, hostName: server.services.nodes.self.hostName, port });
+    assert.deepEqual(Object.keys(list.body), ['nodes'], 'the list is wrapped as the original wraps it');
+    assert.deepEqual(list.body.nodes.find((n: { id: string }) => n.id === self), { id: self, hostName: server.services.nodes.self.hostName, port });
     const d = await server.request('GET', `/api/v1/nodes/${self}`, { token: system });
     assert.equal(d.status, 200, d.text);
     for (const f of DETAIL_FIELDS) assert.ok(f in d.body, `detail has ${f}`);
@@ -52,6 +54,11 @@ describe('nodes of the cluster', () => {
       if (password) assert.ok(!d.text.includes(password), 'no database password');
       assert.ok(!/:[^/@]*@/.test(d.body.databaseConnectionURL.replace(/^postgres(ql)?:\/\//, '')), 'no password in the URL');
     }
+  });
+
+  it('answers the list and the detail in the shapes of the upstream documents', { skip: upstreamDocsMissing }, async () => {
+    assertUpstreamShape('GET', '/nodes', await server.request('GET', '/api/v1/nodes', { token: system }), 200);
+    assertUpstreamShape('GET', '/nodes/{id}', await server.request('GET', `/api/v1/nodes/${server.services.nodes.id}`, { token: system }), 200);
   });
 
   it('answers 404 Invalid Node Id for an unknown node, on every node endpoint', async () => {
@@ -78,7 +85,7 @@ describe('nodes of the cluster', () => {
   it('three instances see each other; one killed with SIGKILL leaves within the window (PostgreSQL)', { skip: serverUrl ? false : 'needs PostgreSQL: PGlite serves one process' }, async () => {
     second = await startSecondInstance(server, TIMING);
     third = await startInstanceProcess(server, TIMING);
-    const ids = async () => ((await server.request('GET', '/api/v1/nodes', { token: system })).body as { id: string }[]).map((n) => n.id);
+    const ids = async () => ((await server.request('GET', '/api/v1/nodes', { token: system })).body.nodes as { id: string }[]).map((n) => n.id);
     let seen = await ids();
     assert.equal(seen.length, 3, JSON.stringify(seen));
     assert.ok(seen.includes(second.services.nodes.id));
@@ -91,7 +98,7 @@ describe('nodes of the cluster', () => {
     // Its logs too: the files and a file's lines come from that node, through this one.
     const logs = await server.request('GET', `/api/v1/nodes/${thirdId}/logs`, { token: system });
     assert.equal(logs.status, 200, logs.text);
-    const thirdFile = (logs.body as { fileName: string }[]).find((f) => f.fileName.includes(`-${third!.child.pid}-`));
+    const thirdFile = (logs.body.logs as { fileName: string }[]).find((f) => f.fileName.includes(`-${third!.child.pid}-`));
     assert.ok(thirdFile, `the third node lists its own file: ${logs.text}`);
     const lines = await server.request('GET', `/api/v1/nodes/${thirdId}/logs/file?fileName=${thirdFile.fileName}&asJson=true`, { token: system });
     assert.equal(lines.status, 200, lines.text);

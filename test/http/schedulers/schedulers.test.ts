@@ -44,30 +44,36 @@ describe('schedulers', () => {
     await server.close();
   });
 
-  it('shows a scheduler with its state and node under both paths', async () => {
+  it('shows a scheduler with its server id and state under both paths; the node only while it has a server', async () => {
     for (const path of ['/api/v1/schedulers/100', '/api/v1/servers/schedulers/100']) {
       const r = await server.request('GET', path, { token: system });
       assert.equal(r.status, 200, r.text);
       assert.equal(r.body.id, 100);
       assert.equal(r.body.Name, 'Cache Reset');
       assert.equal(r.body.AD_Process_ID.id, 205);
-      assert.equal(r.body['scheduler-state'], 'Stopped');
-      assert.equal(r.body['server-id'], 'scheduler-100');
-      assert.equal(r.body['node-id'], server.services.nodes.id);
-      assert.equal(r.body['node-port'], Number(new URL(server.url).port));
+      assert.equal(r.body.SchedulerState, 'X', 'the state column as text, as the original shows it');
+      assert.equal(r.body['scheduler-state'], 'Not Schedule');
+      assert.equal(r.body['server-id'], 'Scheduler100');
+      assert.equal('node-id' in r.body, false);
     }
+    await server.request('POST', '/api/v1/schedulers/100', { token: system });
+    const managed = await server.request('GET', '/api/v1/servers/schedulers/100', { token: system });
+    assert.equal(managed.body['node-id'], server.services.nodes.id);
+    assert.equal(managed.body['node-host-name'], server.services.nodes.self.hostName);
+    assert.equal(managed.body['node-port'], Number(new URL(server.url).port));
+    await server.request('DELETE', '/api/v1/schedulers/100', { token: system });
   });
 
-  it('starts managing a scheduler (201), refuses a second start (409) and stops it', async () => {
+  it('adds a scheduler to the server manager and starts it (201), refuses a second add (409) and removes it', async () => {
     const start = await server.request('POST', '/api/v1/schedulers/101', { token: system });
     assert.equal(start.status, 201, start.text);
-    assert.equal(start.body['scheduler-state'], 'Scheduled');
+    assert.equal(start.body['scheduler-state'], 'Scheduler Started');
     const again = await server.request('POST', '/api/v1/servers/schedulers/101', { token: system });
     assert.equal(again.status, 409, again.text);
     assert.equal(again.body.title, 'Scheduler already managed');
     const stop = await server.request('DELETE', '/api/v1/schedulers/101', { token: system });
     assert.equal(stop.status, 200, stop.text);
-    assert.equal(stop.body['scheduler-state'], 'Stopped');
+    assert.equal(stop.body['scheduler-state'], 'Not Schedule');
     const { rows } = await server.services.db.query<{ schedulerstate: string }>('SELECT schedulerstate FROM ad_scheduler WHERE ad_scheduler_id = 101');
     assert.equal(rows[0]!.schedulerstate, 'X');
   });
@@ -77,8 +83,11 @@ describe('schedulers', () => {
       const r = await server.request(method, '/api/v1/schedulers/999999', { token: system });
       assert.equal(r.status, 404, r.text);
       assert.equal(r.body.title, 'Invalid scheduler Id');
-      const bad = await server.request(method, '/api/v1/servers/schedulers/abc', { token: system });
-      assert.equal(bad.status, 400, bad.text);
+      for (const id of ['abc', '0']) {
+        const bad = await server.request(method, `/api/v1/servers/schedulers/${id}`, { token: system });
+        assert.equal(bad.status, 400, bad.text);
+        assert.equal(bad.body.title, 'Invalid scheduler id');
+      }
     }
   });
 
@@ -99,9 +108,10 @@ describe('schedulers', () => {
     assert.equal(read.status, 200, read.text);
     assert.equal(read.body.Name, 'Cache Reset');
     for (const token of [admin, user, ws]) {
-      for (const method of ['POST', 'DELETE']) {
-        const r = await server.request(method, '/api/v1/schedulers/100', { token });
+      for (const [method, request] of [['POST', 'add scheduler'], ['DELETE', 'remove scheduler']]) {
+        const r = await server.request(method!, '/api/v1/schedulers/100', { token });
         assert.equal(r.status, 403, `${method}: ${r.text}`);
+        assert.deepEqual(r.body, { title: 'Access denied', status: 403, detail: `Access denied for ${request} request: Scheduler100` });
       }
     }
     const { rows } = await server.services.db.query<{ schedulerstate: string }>('SELECT schedulerstate FROM ad_scheduler WHERE ad_scheduler_id = 100');
@@ -121,12 +131,12 @@ describe('schedulers', () => {
     try {
       const start = await server.request('POST', `/api/v1/schedulers/${id}`, { token: admin });
       assert.equal(start.status, 201, start.text);
-      assert.equal(start.body['scheduler-state'], 'Scheduled');
+      assert.equal(start.body['scheduler-state'], 'Scheduler Started');
       const byUser = await server.request('DELETE', `/api/v1/schedulers/${id}`, { token: user });
       assert.equal(byUser.status, 403, byUser.text);
       const stop = await server.request('DELETE', `/api/v1/schedulers/${id}`, { token: admin });
       assert.equal(stop.status, 200, stop.text);
-      assert.equal(stop.body['scheduler-state'], 'Stopped');
+      assert.equal(stop.body['scheduler-state'], 'Not Schedule');
       // Other clients' roles, System's included, do not see it.
       const bySystem = await server.request('POST', `/api/v1/schedulers/${id}`, { token: system });
       assert.equal(bySystem.status, 404, bySystem.text);
@@ -162,9 +172,15 @@ describe('schedulers', () => {
       const start = await server.request('POST', `/api/v1/schedulers/${id}`, { token: admin });
       assert.equal(start.status, 201, start.text);
       await sleep(1_500);
-      assert.deepEqual(await firings(server, id), [], 'it never fired');
+      // Each firing is claimed as failed, with no process run behind it.
+      const fired = await firings(server, id);
+      assert.ok(fired.length >= 1 && fired.every((f) => f.instance === null), JSON.stringify(fired));
+      const { rows: errors } = await server.services.db.query<{ is_error: boolean; summary: string }>('SELECT is_error, summary FROM dictum.scheduler_firing WHERE ad_scheduler_id = $1', [id]);
+      assert.ok(errors.every((e) => e.is_error && /has no active role in client 11/.test(e.summary)), JSON.stringify(errors));
       const logs = await server.request('GET', `/api/v1/servers/scheduler-runner@${server.services.nodes.id}/logs`, { token: system });
-      assert.ok(logs.body.some((l: { summary: string; error: boolean }) => l.error && /has no active role in client 11/.test(l.summary)), logs.text);
+      assert.ok(logs.body.logs.some((l: { summary: string; error: boolean }) => l.error && /has no active role in client 11/.test(l.summary)), logs.text);
+      const own = await server.request('GET', `/api/v1/servers/Scheduler${id}/logs`, { token: admin });
+      assert.ok(own.body.logs.length >= 1 && own.body.logs.every((l: { error: boolean; summary: string }) => l.error && /has no active role/.test(l.summary)), own.text);
     } finally {
       await server.services.db.query('DELETE FROM ad_scheduler WHERE ad_scheduler_id = $1', [id]);
       await server.services.db.query('UPDATE ad_schedule SET scheduletype = $1::text, cronpattern = $2::text WHERE ad_schedule_id = 200001', [schedule[0]!.scheduletype, schedule[0]!.cronpattern]);

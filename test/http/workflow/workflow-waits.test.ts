@@ -153,7 +153,7 @@ describe('workflow waits and transition conditions', () => {
     assert.deepEqual(history.map((h) => `${h.node} ${h.wfstate}`), ['(Start) CC', 'Cool-off CC', '(DocComplete) CC']);
     assert.equal(history[2]!.updatedby, 101, 'the continuation runs as the starter (GardenAdmin)');
     const logs = await call(system, 'GET', `/api/v1/servers/workflow-processor@${server.services.nodes.id}/logs`);
-    assert.ok((logs.body as { summary: string }[]).some((l) => /continued 1 waits/.test(l.summary)), logs.text);
+    assert.ok((logs.body.logs as { summary: string }[]).some((l) => /continued 1 waits/.test(l.summary)), logs.text);
   });
 
   it('continues a wait once when two processors race for it', async () => {
