@@ -19,6 +19,7 @@ import { addWorkflowSeed } from '../../workflow/workflow-seed.js';
 import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
 import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
+import { addSeedPlaces } from '../../seed/places.js';
 
 export interface Migration {
   version: number;
@@ -279,6 +280,13 @@ export const migrations: Migration[] = [
     name: 'scheduler firings claimed once across the cluster (dictum.scheduler_firing)',
     async up(tx) {
       for (const statement of SCHEDULER_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 76,
+    name: "the original's countries (C_Country), their regions (C_Region) and the currencies they use (C_Currency)",
+    async up(tx) {
+      await addSeedPlaces(tx);
     },
   },
 ];
