@@ -3,6 +3,7 @@ import type { Tx } from '../db/types.js';
 import type { Table } from '../dictionary/model.js';
 import { isStored } from '../dictionary/ddl.js';
 import { alignIdSequence, readSeed, seedTable } from './bootstrap.js';
+import { readSeedData } from './dictionary-files.js';
 import { insertSeedRows, seedDefault } from './insert-rows.js';
 
 type SeedRow = Record<string, unknown>;
@@ -28,6 +29,9 @@ interface NaturalKey {
  * seed's current values (the formats, region flags and ISO codes of the demo's first countries).
  */
 export async function addSeedPlaces(tx: Tx, now = new Date().toISOString()): Promise<void> {
+  // A database that has every seeded id was built from these lists: nothing to bring, and no need
+  // to build the seed's dictionary (the costly part) on every new database.
+  if (await hasEverySeedRow(tx, readSeedData())) return;
   const { data, dict } = readSeed();
   const currencyIds = await addRows(tx, seedTable(dict, 'C_Currency'), data.get('C_Currency') ?? [], {
     sql: 'lower(trim(iso_code))',
@@ -43,6 +47,16 @@ export async function addSeedPlaces(tx: Tx, now = new Date().toISOString()): Pro
     sql: `c_country_id || ':' || lower(trim(name))`,
     of: (r) => `${String(field(r, 'c_country_id'))}:${text(field(r, 'name'))}`,
   }, now);
+}
+
+async function hasEverySeedRow(tx: Tx, data: Map<string, SeedRow[]>): Promise<boolean> {
+  for (const table of ['C_Currency', 'C_Country', 'C_Region']) {
+    const key = `${table}_ID`;
+    const ids = (data.get(table) ?? []).map((r) => Number(field(r, key.toLowerCase())));
+    const { rows } = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${ident(table.toLowerCase())} WHERE ${ident(key.toLowerCase())} = ANY($1::bigint[])`, [ids]);
+    if (Number(rows[0]!.n) !== ids.length) return false;
+  }
+  return true;
 }
 
 /** The row naming, in `column`, the id the database has for the seed's row. */
