@@ -20,6 +20,7 @@ import { addWorkflowSeed } from '../../workflow/workflow-seed.js';
 import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
 import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
+import { addSeedPlaces } from '../../seed/places.js';
 
 export interface Migration {
   version: number;
@@ -302,6 +303,13 @@ export const migrations: Migration[] = [
     name: 'standard processes: document processes of invoices, shipments, payments and allocations (Process_Allocation workflow), Storage Detail (RV_Storage), Role Access Update',
     async up(tx) {
       await addStandardProcessSeed(tx);
+    },
+  },
+  {
+    version: 77,
+    name: "the original's countries (C_Country), their regions (C_Region) and the currencies they use (C_Currency)",
+    async up(tx) {
+      await addSeedPlaces(tx);
     },
   },
   {
