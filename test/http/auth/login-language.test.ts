@@ -39,7 +39,7 @@ describe('login language', () => {
   });
 
   it('ignores a language the system does not have on a one-step POST, answering the client language', async () => {
-    for (const lang of ['it_IT', 'xx_XX', 'it', '', 'a-language-of-20ch']) {
+    for (const lang of ['it_IT', 'xx_XX', 'it', '', 'a-language-of-20ch', 'Italiano (Italia), the language of the country of Italy']) {
       const r = await loginRequest(server, { parameters: { ...FULL, language: lang } });
       assert.equal(r.status, 200, `${lang}: ${r.text}`);
       assert.equal(language(r), 'en_US', lang);
