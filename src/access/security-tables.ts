@@ -44,8 +44,8 @@ export const OWN_ROW_TABLES: ReadonlyMap<string, string> = new Map([
  * The service's own System tables that hold live secrets, other users' files or the cluster's
  * addresses, and that only the service writes: the mail outbox (password reset codes in clear
  * text), password reset requests, upload sessions and their bytes, signing keys and cluster nodes.
- * The original has no such tables. Reading them keeps the access level's gate (System only),
- * where every other table is readable by every role.
+ * Reading them keeps the access level's gate (System only), where every other table is readable by
+ * every role.
  */
 export const SERVICE_INTERNAL_TABLES: ReadonlySet<string> = new Set([
   'rest_mail',
