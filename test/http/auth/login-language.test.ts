@@ -104,6 +104,9 @@ describe('login language', () => {
       assert.equal(language(await loginRequest(server)), 'en_US', "the user's preference comes first");
       const lang = await server.request('GET', '/api/v1/auth/language?client=11', { token: await stepToken() });
       assert.deepEqual(lang.body, { AD_Language: 'de_DE' });
+      const other = await server.request('GET', '/api/v1/auth/language?client=999', { token: await stepToken() });
+      assert.equal(other.status, 401, 'a client the user has no role in');
+      assert.equal(other.body.detail, 'Invalid client');
     } finally {
       await setPreference(null);
       await db().query(`UPDATE ad_client SET ad_language = 'en_US' WHERE ad_client_id = 11`);
