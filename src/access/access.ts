@@ -2,7 +2,7 @@ import type { AuthContext, TableRules } from '../auth/context.js';
 import { ident, type SqlBuilder } from '../db/sql.js';
 import { forbidden } from '../errors.js';
 import type { Table } from '../dictionary/model.js';
-import { OWN_ROW_TABLES, SECURITY_TABLES } from './security-tables.js';
+import { OWN_ROW_TABLES, SECURITY_TABLES, SERVICE_INTERNAL_TABLES } from './security-tables.js';
 
 /**
  * Which table access levels (list 5) a role's UserLevel reaches:
@@ -43,9 +43,16 @@ export function tableRuleAllows(rules: TableRules | null, tableId: number, write
   return !rules.hasInclude;
 }
 
-/** Whether the role may read a table: its user level reaches the table's, and no rule closes it. */
+/**
+ * Whether the role may read a table: no table access rule closes it. The access level does not
+ * limit reading, as in the original, whose role access answers a read-only check before it looks
+ * at the level ("role can always read"): every role reads the dictionary (AD_Table, AD_Column,
+ * AD_Ref_List, ...) and every other table, and the row filter (readPredicate) keeps it to System
+ * rows and its own client's. The service's internal tables keep the level's gate for reading too.
+ */
 export function tableReadable(auth: AuthContext, table: Table): boolean {
-  return tableAccessAllowed(auth.userLevel, table.accessLevel) && tableRuleAllows(auth.tableRules, table.id, false);
+  if (!tableRuleAllows(auth.tableRules, table.id, false)) return false;
+  return !SERVICE_INTERNAL_TABLES.has(table.dbName) || tableAccessAllowed(auth.userLevel, table.accessLevel);
 }
 
 export function assertTableAccess(auth: AuthContext, table: Table): void {

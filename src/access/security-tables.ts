@@ -39,3 +39,19 @@ export const OWN_ROW_TABLES: ReadonlyMap<string, string> = new Map([
   ['ad_session', 'createdby'],
   ['rest_refreshtoken', 'ad_user_id'],
 ]);
+
+/**
+ * The service's own System tables that hold live secrets, other users' files or the cluster's
+ * addresses, and that only the service writes: the mail outbox (password reset codes in clear
+ * text), password reset requests, upload sessions and their bytes, signing keys and cluster nodes.
+ * Reading them keeps the access level's gate (System only), where every other table is readable by
+ * every role.
+ */
+export const SERVICE_INTERNAL_TABLES: ReadonlySet<string> = new Set([
+  'rest_mail',
+  'rest_passwordreset',
+  'rest_upload',
+  'rest_uploadchunk',
+  'rest_signingkey',
+  'ad_clusternode',
+]);

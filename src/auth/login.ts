@@ -12,6 +12,9 @@ export const BAD_CREDENTIALS = 'Invalid user name or password';
 
 export const authError = (detail: string): ApiError => unauthorized(AUTH_ERROR, detail);
 
+/** The active base language of the system (a scalar subquery). */
+const BASE_LANGUAGE = `SELECT ad_language FROM ad_language WHERE isbaselanguage = 'Y' AND isactive = 'Y' ORDER BY ad_language LIMIT 1`;
+
 const tooManyLogins = (retryAfterSeconds: number): ApiError => tooMany('Too many failed login attempts; try again later', retryAfterSeconds);
 
 interface UserRow {
@@ -296,7 +299,7 @@ export class LoginResolver {
   }
 
   async warehouse(clientId: number, orgId: number, v: unknown): Promise<{ id: number; byName: boolean }> {
-    if (isBlank(v)) return { id: 0, byName: false };
+    if (isBlank(v)) return this.defaultWarehouse(clientId, orgId);
     const id = asId(v);
     if (id === 0) return { id: 0, byName: false };
     const list = await this.warehouses(clientId, orgId);
@@ -305,27 +308,69 @@ export class LoginResolver {
     return { id: found.id, byName: id === null };
   }
 
-  /** The client's default language, else the base language, else en_US. */
-  async defaultLanguage(clientId: number): Promise<string> {
+  /**
+   * An omitted warehouse: the organisation's default (AD_OrgInfo.M_Warehouse_ID), as the original
+   * takes it, when it is one of the organisation's active warehouses; else none. Echoed like an
+   * inferred value.
+   */
+  async defaultWarehouse(clientId: number, orgId: number): Promise<{ id: number; byName: boolean }> {
+    if (orgId <= 0) return { id: 0, byName: false };
+    const { rows } = await this.auth.s.db.query<{ m_warehouse_id: number | null }>(
+      `SELECT oi.m_warehouse_id FROM ad_orginfo oi
+         JOIN m_warehouse w ON w.m_warehouse_id = oi.m_warehouse_id AND w.isactive = 'Y' AND w.ad_client_id = $1 AND w.ad_org_id = $2
+        WHERE oi.ad_org_id = $2`,
+      [clientId, orgId],
+    );
+    const id = Number(rows[0]?.m_warehouse_id ?? 0);
+    return id > 0 ? { id, byName: true } : { id: 0, byName: false };
+  }
+
+  /** The client's language (AD_Client.AD_Language), else the base language, else en_US. */
+  async clientLanguage(clientId: number): Promise<string> {
     const { rows } = await this.auth.s.db.query<{ ad_language: string | null }>(
-      `SELECT COALESCE((SELECT ad_language FROM ad_client WHERE ad_client_id = $1),
-                       (SELECT ad_language FROM ad_language WHERE isbaselanguage = 'Y' AND isactive = 'Y' ORDER BY ad_language LIMIT 1)) AS ad_language`,
+      `SELECT COALESCE((SELECT ad_language FROM ad_client WHERE ad_client_id = $1), (${BASE_LANGUAGE})) AS ad_language`,
       [clientId],
     );
     return rows[0]?.ad_language || 'en_US';
   }
 
-  async language(clientId: number, v: unknown): Promise<string> {
-    if (isBlank(v)) return this.defaultLanguage(clientId);
-    if (typeof v !== 'string' || v.trim().length > 10) throw authError('Invalid language');
-    // en_US, or the locale form en-US.
-    const code = v.trim().replace('-', '_');
-    const { rows } = await this.auth.s.db.query<{ ad_language: string }>(
-      `SELECT ad_language FROM ad_language WHERE lower(ad_language) = lower($1) AND isactive = 'Y' AND (issystemlanguage = 'Y' OR isbaselanguage = 'Y')`,
-      [code],
+  /**
+   * The language of a login that names none, or one the system does not have: the user's
+   * Language preference (AD_Preference for the user, a window-level preference as the original
+   * reads it), else the client's language. A preference naming no known language gives the base
+   * language, as the original's language lookup does.
+   */
+  async defaultLanguage(clientId: number): Promise<string> {
+    const { rows } = await this.auth.s.db.query<{ value: string | null; found: string | null; base: string | null }>(
+      `SELECT p.value,
+              (SELECT l.ad_language FROM ad_language l
+                WHERE l.isactive = 'Y' AND (lower(l.ad_language) = lower(replace(btrim(p.value), '-', '_')) OR l.name = btrim(p.value))
+                ORDER BY l.ad_language LIMIT 1) AS found,
+              (${BASE_LANGUAGE}) AS base
+         FROM ad_preference p
+        WHERE p.attribute = 'Language' AND p.ad_user_id = $1 AND p.preferencefor = 'W' AND p.isactive = 'Y'
+        ORDER BY p.ad_preference_id LIMIT 1`,
+      [this.user.userId],
     );
-    if (!rows.length) throw authError('Invalid language');
-    return rows[0]!.ad_language;
+    const pref = rows[0];
+    if (!pref) return this.clientLanguage(clientId);
+    return pref.found ?? pref.base ?? 'en_US';
+  }
+
+  /**
+   * The login language: the requested one when the system has it (a system or the base language;
+   * `en_US` or the locale form `en-US`, any case), else the default. A language the system does not
+   * have is ignored, as the original ignores it.
+   */
+  async language(clientId: number, v: unknown): Promise<string> {
+    if (typeof v === 'string' && v.trim() !== '' && v.trim().length <= 10) {
+      const { rows } = await this.auth.s.db.query<{ ad_language: string }>(
+        `SELECT ad_language FROM ad_language WHERE lower(ad_language) = lower($1) AND isactive = 'Y' AND (issystemlanguage = 'Y' OR isbaselanguage = 'Y')`,
+        [v.trim().replace('-', '_')],
+      );
+      if (rows.length) return rows[0]!.ad_language;
+    }
+    return this.defaultLanguage(clientId);
   }
 
   /** Resolves all parameters to one consistent selection (without a session yet). */

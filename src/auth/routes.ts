@@ -70,7 +70,7 @@ export async function authRoutes(app: FastifyInstance, s: Services): Promise<voi
 
   app.get(`${BASE}/language`, LOOKUP, async (req) => {
     const { resolver, client } = await lookup(req);
-    return { AD_Language: await resolver.defaultLanguage(client.id) };
+    return { AD_Language: await resolver.clientLanguage(client.id) };
   });
 
   app.post(`${BASE}/refresh`, PUBLIC, async (req, reply) => {

@@ -16,7 +16,8 @@ export const LoginParametersSchema = Type.Object({
   roleId: Type.Optional(Choice),
   organizationId: Type.Optional(Choice),
   warehouseId: Type.Optional(Choice),
-  language: Type.Optional(Type.String({ maxLength: 20 })),
+  // Any text: a language the system does not have is ignored, as the original ignores it.
+  language: Type.Optional(Type.String({ maxLength: 255 })),
 });
 export type LoginParameters = Static<typeof LoginParametersSchema>;
 

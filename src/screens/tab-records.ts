@@ -15,7 +15,10 @@ import { childTabs, type ScreenTab } from './window-model.js';
 /** Rows per page of window and tab record lists (the original's fixed page size). */
 export const TAB_PAGE_SIZE = 100;
 
-/** The query options of a tab's record list: $filter, $sort_column (`!` first for descending) and $page_no. */
+/**
+ * The query options of a tab's record list: $filter, $sort_column (`!` first for descending) and
+ * $page_no, which counts from 0 as the original's paging does (0, its default, is the first page).
+ */
 export interface TabListOptions {
   filter?: FilterNode;
   sortColumn?: { column: string; direction: 'asc' | 'desc' };
@@ -29,7 +32,7 @@ export function parseTabListOptions(query: Record<string, unknown>): TabListOpti
     if (Array.isArray(v)) throw badRequest('Invalid query', `Query option ${k} is given more than once`);
     return v === undefined || v === null ? undefined : String(v);
   };
-  const o: TabListOptions = { pageNo: 1 };
+  const o: TabListOptions = { pageNo: 0 };
   const filter = get('$filter');
   if (filter !== undefined && filter.trim() !== '') o.filter = parseFilter(filter);
   const sort = get('$sort_column')?.trim();
@@ -41,8 +44,9 @@ export function parseTabListOptions(query: Record<string, unknown>): TabListOpti
   }
   const page = get('$page_no')?.trim();
   if (page !== undefined && page !== '') {
-    if (!/^\d{1,9}$/.test(page) || Number(page) < 1) throw badRequest('Invalid $page_no', `${page} is not a page number (1 or more)`);
-    o.pageNo = Number(page);
+    if (!/^-?\d{1,9}$/.test(page)) throw badRequest('Invalid $page_no', `${page} is not a page number (0 is the first page)`);
+    // A negative page is the first one, as the original reads it.
+    o.pageNo = Math.max(0, Number(page));
   }
   return o;
 }
@@ -131,11 +135,12 @@ export interface TabPage {
 export async function tabRecordsPage(rc: ReadContext, tab: ScreenTab, o: TabListOptions, parentId?: number): Promise<TabPage> {
   const columns = await tabColumns(rc, tab);
   const orderby = o.sortColumn ? [o.sortColumn] : tabOrder(tab);
-  const ro = readOptions(columns.map((c) => c.name), { skip: (o.pageNo - 1) * TAB_PAGE_SIZE, ...(o.filter ? { filter: o.filter } : {}), ...(orderby ? { orderby } : {}) });
+  const ro = readOptions(columns.map((c) => c.name), { skip: o.pageNo * TAB_PAGE_SIZE, ...(o.filter ? { filter: o.filter } : {}), ...(orderby ? { orderby } : {}) });
   const result = await listRecords(rc, tab.table, ro, tabScope(tab, parentId));
   const records = result.json ? (JSON.parse(`[${result.json.pieces.join('')}]`) as JsonObject[]) : result.records;
   return {
-    pageCount: Math.ceil(result.rowCount / TAB_PAGE_SIZE),
+    // At least one page, empty or not, as the original counts them.
+    pageCount: Math.max(1, Math.ceil(result.rowCount / TAB_PAGE_SIZE)),
     pageSize: TAB_PAGE_SIZE,
     pageNo: o.pageNo,
     rowCount: result.rowCount,
@@ -158,10 +163,10 @@ export async function tabRecord(rc: ReadContext, tabs: ScreenTab[], tab: ScreenT
     if (!expand.includes(child.slug)) continue;
     const all: JsonObject[] = [];
     // Every page of the child's records, as the original loads the whole child tab.
-    for (let pageNo = 1; ; pageNo++) {
+    for (let pageNo = 0; ; pageNo++) {
       const page = await tabRecordsPage(rc, child, { pageNo }, id);
       all.push(...page.records.map(({ slug: _slug, ...r }) => r));
-      if (pageNo >= page.pageCount) break;
+      if (pageNo + 1 >= page.pageCount) break;
     }
     out[child.slug] = all;
   }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { tableReadable } from '../../access/access.js';
 import { tableFromPath } from './table-from-path.js';
+import { listModels } from './model-list.js';
+import { badRequest } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { parseReadOptions } from '../read/read-options.js';
 import type { ReadContext } from '../read/read-context.js';
@@ -50,6 +51,7 @@ const READS = { config: { queryParameters: [...READ_QUERY_PARAMETERS, '$rowcount
 /** Above how many planned rows an estimated count is given as the planner's estimate. */
 const ESTIMATE_KEY = 'REST_COUNT_ESTIMATE_THRESHOLD';
 const NONE = { config: { queryParameters: ['locale'] } };
+const LIST_MODELS = { config: { queryParameters: ['$filter', 'locale'] } };
 
 /** GET /models, /models/{table}, /models/{table}/{id}, /models/{table}/{id}/{property}. */
 export async function modelReadRoutes(app: FastifyInstance, s: Services): Promise<void> {
@@ -68,17 +70,11 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return o;
   };
 
-  app.get('/api/v1/models', NONE, async (req) => {
-    const dict = s.dictionary.current;
-    const models = dict.tables
-      .filter((t) => t.isActive && tableReadable(req.auth, t))
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((t) => {
-        const m: JsonObject = { id: t.id, 'model-name': t.modelName, name: t.label };
-        if (t.description) m.description = t.description;
-        return m;
-      });
-    return { models };
+  app.get('/api/v1/models', LIST_MODELS, async (req) => {
+    const query = req.query as Record<string, unknown>;
+    const filter = query.$filter;
+    if (Array.isArray(filter)) throw badRequest('Invalid query', 'Query option $filter is given more than once');
+    return { models: await listModels(readContext(s, req, prefixRange), typeof filter === 'string' ? filter : undefined) };
   });
 
   app.get<{ Params: Params }>('/api/v1/models/:table', READS, async (req, reply) => {

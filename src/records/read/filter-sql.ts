@@ -5,7 +5,7 @@ import { hasTextKey } from '../reference-key.js';
 import type { ColumnKind } from '../../dictionary/display-type.js';
 import type { FilterNode, Operand, CompareOp } from '../query/filter-ast.js';
 import { parseTemporal } from '../format.js';
-import { resolveQueryColumn } from './resolve-column.js';
+import { findQueryColumn, resolveQueryColumn } from './resolve-column.js';
 import { sqlType } from '../../dictionary/ddl.js';
 
 const TITLE = 'Invalid $filter';
@@ -163,16 +163,34 @@ function placeholder(value: unknown, column: Column, asText: boolean, ctx: Ctx):
   }
 }
 
+/** A bare Y or N: a Yes-No value when it faces a Yes-No column and no column has that name. */
+const YES_NO_WORD = /^[YN]$/i;
+
+/**
+ * The operand as the planner reads it. An unquoted `Y` or `N` is a column name to the parser; the
+ * original binds it as true / false when the column it is compared with is Yes-No
+ * (`IsSelfService eq Y`), so it is one here too, unless the table has a column of that name.
+ */
+function yesNoWordAsValue(op: Operand, facing: Column | undefined, ctx: Ctx): Operand {
+  if (op.kind !== 'column' || !YES_NO_WORD.test(op.name) || !facing || ctx.table.byName.has(op.name.toLowerCase())) return op;
+  return valueKind(facing, ctx) === 'boolean' ? { kind: 'boolean', value: op.name.toUpperCase() === 'Y' } : op;
+}
+
+/** The column a plain (unwrapped) column operand names, if it names a filterable one. */
+const plainColumn = (op: Operand, ctx: Ctx): Column | undefined => (op.kind === 'column' ? findQueryColumn(ctx.table, op.name) : undefined);
+
 function compare(node: Extract<FilterNode, { kind: 'compare' }>, ctx: Ctx): string {
-  let left = columnExpr(node.left, ctx);
-  let right = columnExpr(node.right, ctx);
+  const leftOp = yesNoWordAsValue(node.left, plainColumn(node.right, ctx), ctx);
+  const rightOp = yesNoWordAsValue(node.right, plainColumn(node.left, ctx), ctx);
+  let left = columnExpr(leftOp, ctx);
+  let right = columnExpr(rightOp, ctx);
   let op = node.op;
-  let literal = node.right;
+  let literal = rightOp;
   if (!left && right) {
     // 'value' op column: mirror it so the column drives the typing.
     left = right;
     right = null;
-    literal = node.left;
+    literal = leftOp;
     op = MIRROR[op];
   }
   if (!left) throw badRequest(ctx.title, 'A comparison needs a column on at least one side');
@@ -225,7 +243,8 @@ function method(node: Extract<FilterNode, { kind: 'method' }>, ctx: Ctx): string
 function inList(node: Extract<FilterNode, { kind: 'in' }>, ctx: Ctx): string {
   const left = columnExpr(node.left, ctx);
   if (!left) throw badRequest(ctx.title, 'in needs a column on its left');
-  const items = node.values.map((v) => {
+  const items = node.values.map((value) => {
+    const v = left.fn ? value : yesNoWordAsValue(value, left.column, ctx);
     if (v.kind === 'column' || v.kind === 'call') throw badRequest(ctx.title, 'in takes a list of values');
     if (v.kind === 'null') throw badRequest(ctx.title, 'in cannot hold null; use eq null');
     return placeholder(typedValue(v, left.column, left.fn, ctx), left.column, left.fn, ctx);

@@ -73,13 +73,20 @@ describe('login', () => {
       assert.equal(claims(r.body.token).M_Warehouse_ID, 103);
     });
 
-    it('defaults the warehouse and language when they are omitted', async () => {
+    it("defaults the warehouse to the organisation's and the language to the client's when they are omitted, as the original", async () => {
       const r = await loginRequest(server, { parameters: { clientId: 11, roleId: 102, organizationId: 11 } });
       assert.equal(r.status, 200, r.text);
+      assert.deepEqual(Object.keys(r.body), ['userId', 'warehouseId', 'language', 'menuTreeId', 'token', 'refresh_token'], 'the inferred warehouse is echoed');
+      assert.equal(r.body.warehouseId, 103, 'AD_OrgInfo.M_Warehouse_ID of HQ');
+      assert.equal(r.body.language, 'en_US');
       const c = claims(r.body.token);
-      assert.equal(c.M_Warehouse_ID, undefined);
+      assert.equal(c.M_Warehouse_ID, 103);
       assert.equal(c.AD_Language, 'en_US');
       assert.equal((await probe(server, r.body.token)).status, 200);
+      const none = await loginRequest(server, { parameters: { clientId: 11, roleId: 102, organizationId: 11, warehouseId: 0 } });
+      assert.equal(none.status, 200, none.text);
+      assert.equal(none.body.warehouseId, undefined, 'warehouse 0 asks for none');
+      assert.equal(claims(none.body.token).M_Warehouse_ID, undefined);
     });
 
     it('refuses wrong credentials with the same 401 for a known and an unknown user', async () => {
@@ -106,7 +113,6 @@ describe('login', () => {
       assertUnauthorized(await loginRequest(server, { parameters: { ...FULL, roleId: 'No Such Role' } }), /Role name not found/);
       assertUnauthorized(await loginRequest(server, { parameters: { ...FULL, organizationId: 999_999 } }), /organizationId/);
       assertUnauthorized(await loginRequest(server, { parameters: { ...FULL, warehouseId: 999_999 } }), /warehouseId/);
-      assertUnauthorized(await loginRequest(server, { parameters: { ...FULL, language: 'xx_XX' } }), /language/);
       // A role the user is not assigned to: the System role 0, and a role of client 11 taken away.
       assertUnauthorized(await loginRequest(server, { parameters: { ...FULL, clientId: 0, roleId: 0, organizationId: 0 } }));
       const db = server.services.db;

@@ -73,8 +73,8 @@ describe('charts', () => {
       { FromClause: 'C_BPartner b', ValueColumn: 'COUNT(*)', WhereClause: "b.Name IN (SELECT pg_read_file('x'))" },
       { FromClause: 'C_BPartner b', ValueColumn: 'COUNT(*)', CategoryColumn: 'b.Nothing' },
       { FromClause: 'AD_User u', ValueColumn: 'COUNT(*)', CategoryColumn: 'u.Password' },
-      { FromClause: 'AD_Table t', ValueColumn: 'COUNT(*)' },
-      { FromClause: 'C_BPartner b', ValueColumn: 'COUNT(*)', WhereClause: 'EXISTS (SELECT 1 FROM AD_Column c)' },
+      { FromClause: 'REST_Mail m', ValueColumn: 'COUNT(*)' },
+      { FromClause: 'C_BPartner b', ValueColumn: 'COUNT(*)', WhereClause: 'EXISTS (SELECT 1 FROM REST_PasswordReset r)' },
     ]) {
       const r = await server.request('POST', '/api/v1/models/ad_chartdatasource', { token: admin, body: { AD_Chart_ID: 50000, Name: 'Bad', EntityType: 'U', ...body } });
       assert.equal(r.status, 400, `${JSON.stringify(body)}: ${r.text}`);

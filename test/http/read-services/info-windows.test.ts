@@ -122,6 +122,10 @@ describe('info windows', () => {
     assert.equal(second.headers.get('x-next-page'), null);
     const ids = new Set([...first.body['infowindow-records'], ...second.body['infowindow-records']].map((b: { C_BPartner_ID: number }) => b.C_BPartner_ID));
     assert.equal(ids.size, 139);
+    const zero = await get('/api/v1/infos/business-partner-info?$page_no=0');
+    assert.equal(zero.status, 200, zero.text);
+    assert.equal(zero.headers.get('x-page'), '1', '0, the default of the original, is the first page');
+    assert.deepEqual(zero.body['infowindow-records'], first.body['infowindow-records']);
     const past = await get('/api/v1/infos/business-partner-info?$page_no=5');
     assert.deepEqual(past.body['infowindow-records'], []);
     assert.equal(past.body['row-count'], 139);
@@ -226,7 +230,8 @@ describe('info windows', () => {
     const access = await post('ad_infowindow_access', { AD_InfoWindow_ID: id, AD_Role_ID: 0 });
     assert.equal(access.status, 201, access.text);
     const rows = await server.request('GET', `/api/v1/infos/partner-check?$parameters=${q(JSON.stringify({ Name: 'joe' }))}`, { token: system });
-    assert.equal(rows.status, 403, 'the System role does not read partners, as /models/c_bpartner answers it');
+    assert.equal(rows.status, 200, rows.text);
+    assert.deepEqual(rows.body['infowindow-records'], [], "the System role reads partners as /models/c_bpartner answers it: its own client's, none");
     // The tenant's administrator gives the tenant's role access to the System's window.
     const tenantAccess = await server.request('POST', '/api/v1/models/ad_infowindow_access', { token: admin, body: { AD_InfoWindow_ID: id, AD_Role_ID: 102 } });
     assert.equal(tenantAccess.status, 201, tenantAccess.text);
@@ -240,12 +245,19 @@ describe('info windows', () => {
     const secret = await post('ad_infowindow', { Name: 'Users', AD_Table_ID: 114, FromClause: 'AD_User u', WhereClause: "u.Password IS NOT NULL", EntityType: 'U' });
     assert.equal(secret.status, 400, secret.text);
     assert.match(secret.body.detail, /secret column/);
+    const outboxTable = server.services.dictionary.current.byName.get('rest_mail')!.id;
+    const outbox = await post('ad_infowindow', { Name: 'Outbox', AD_Table_ID: outboxTable, FromClause: 'REST_Mail m', EntityType: 'U' });
+    assert.equal(outbox.status, 201, outbox.text);
+    assert.equal((await server.request('POST', '/api/v1/models/ad_infowindow_access', { token: admin, body: { AD_InfoWindow_ID: outbox.body.id, AD_Role_ID: 102 } })).status, 201);
+    assert.equal((await post('ad_infowindow_access', { AD_InfoWindow_ID: outbox.body.id, AD_Role_ID: 0 })).status, 201);
+    const denied = await get('/api/v1/infos/outbox');
+    assert.equal(denied.status, 403, 'a client role does not read the mail outbox through an info window either');
+    assert.equal((await server.request('GET', '/api/v1/infos/outbox', { token: system })).status, 200);
+    // The dictionary is readable by every role, through an info window as through /models.
     const tables = await post('ad_infowindow', { Name: 'Tables', AD_Table_ID: 100, FromClause: 'AD_Table t', EntityType: 'U' });
     assert.equal(tables.status, 201, tables.text);
     assert.equal((await server.request('POST', '/api/v1/models/ad_infowindow_access', { token: admin, body: { AD_InfoWindow_ID: tables.body.id, AD_Role_ID: 102 } })).status, 201);
-    assert.equal((await post('ad_infowindow_access', { AD_InfoWindow_ID: tables.body.id, AD_Role_ID: 0 })).status, 201);
-    const denied = await get('/api/v1/infos/tables');
-    assert.equal(denied.status, 403, 'a client role does not read AD_Table through an info window either');
-    assert.equal((await server.request('GET', '/api/v1/infos/tables', { token: system })).status, 200);
+    const allowed = await get('/api/v1/infos/tables');
+    assert.equal(allowed.status, 200, allowed.text);
   });
 });

@@ -137,16 +137,24 @@ describe('windows, tabs, fields, forms and menu tree', () => {
     assert.equal(r.status, 200, r.text);
     assert.equal(r.headers.get('x-row-count'), '2');
     assert.equal(r.body['page-size'], 100);
-    assert.equal(r.body['page-number'], 1);
+    assert.equal(r.body['page-number'], 0, 'pages count from 0, as in the original');
+    assert.equal(r.body['page-count'], 1);
+    assert.equal(r.headers.get('x-page-number'), '0');
     assert.deepEqual(r.body['window-records'].map((x: { name: string }) => x.name), ['First Garden State Bank', 'Cash']);
     assert.equal(r.body['window-records'][0].slug, 'bank-cash');
     assert.equal(r.body['window-records'][0]['model-name'], undefined);
     assert.equal(r.body['window-records'][0].isOwnBank, true, 'property names as the original writes them');
     const f = await as(admin, 'GET', `/api/v1/windows/bank-cash?$filter=${q("Name eq 'Cash'")}`);
     assert.deepEqual(f.body['window-records'].map((x: { id: number }) => x.id), [200000]);
-    const p2 = await as(admin, 'GET', '/api/v1/windows/bank-cash?$page_no=2');
-    assert.equal(p2.body['window-records'].length, 0);
-    const bad = await as(admin, 'GET', '/api/v1/windows/bank-cash?$page_no=0');
+    const p2 = await as(admin, 'GET', '/api/v1/windows/bank-cash?$page_no=1');
+    assert.equal(p2.status, 200, p2.text);
+    assert.equal(p2.body['window-records'].length, 0, 'the second page of two records is empty');
+    assert.equal(p2.body['page-number'], 1);
+    const first = await as(admin, 'GET', '/api/v1/windows/bank-cash?$page_no=0&$sort_column=!Name');
+    assert.equal(first.status, 200, first.text);
+    assert.equal(first.body['page-number'], 0);
+    assert.deepEqual(first.body['window-records'], r.body['window-records'], '$page_no=0 is the first page');
+    const bad = await as(admin, 'GET', '/api/v1/windows/bank-cash?$page_no=x');
     assert.equal(bad.status, 400);
     const badSort = await as(admin, 'GET', '/api/v1/windows/bank-cash?$sort_column=Nope');
     assert.equal(badSort.status, 400);
@@ -175,6 +183,14 @@ describe('windows, tabs, fields, forms and menu tree', () => {
     const children = await as(admin, 'GET', '/api/v1/windows/bank-cash/tabs/account/100/bank-account-document');
     assert.equal(children.status, 200, children.text);
     assert.deepEqual(children.body['childtab-records'].map((d: { name: string }) => d.name).sort(), ['Check Book', 'Direct Deposit']);
+    assert.equal(children.body['page-number'], 0);
+    const firstPage = await as(admin, 'GET', '/api/v1/windows/bank-cash/tabs/account/100/bank-account-document?$page_no=0');
+    assert.equal(firstPage.status, 200, firstPage.text);
+    assert.deepEqual(firstPage.body['childtab-records'], children.body['childtab-records'], 'a child tab list counts pages from 0 too');
+    const secondPage = await as(admin, 'GET', '/api/v1/windows/bank-cash/tabs/account/100/bank-account-document?$page_no=1');
+    assert.equal(secondPage.status, 200, secondPage.text);
+    assert.deepEqual(secondPage.body['childtab-records'], []);
+    assert.equal(secondPage.headers.get('x-page-number'), '1');
     const notChild = await as(admin, 'GET', '/api/v1/windows/bank-cash/tabs/bank-cash/100/bank-account-document');
     assert.equal(notChild.status, 400);
     const missing = await as(admin, 'GET', '/api/v1/windows/bank-cash/tabs/account/999999/bank-account-document');
@@ -293,6 +309,39 @@ describe('windows, tabs, fields, forms and menu tree', () => {
     assert.equal(none.status, 404);
     const bad = await as(admin, 'GET', '/api/v1/menutree/x');
     assert.equal(bad.status, 400);
+  });
+
+  it('pages from 0: page 1 holds the records past the first hundred, for the least privileged role too', async () => {
+    const db = server.services.db;
+    // 150 more partners, so that the Business Partner window has a second page.
+    await db.query(
+      `INSERT INTO c_bpartner SELECT (jsonb_populate_record(NULL::c_bpartner, to_jsonb(b) || jsonb_build_object(
+         'c_bpartner_id', 2000000 + g, 'c_bpartner_uu', gen_random_uuid()::text, 'value', 'PAGING' || g, 'name', 'Paging partner ' || g))).*
+         FROM c_bpartner b, generate_series(1, 150) g WHERE b.c_bpartner_id = 117`,
+    );
+    try {
+      for (const token of [admin, ws]) {
+        const first = await as(token, 'GET', '/api/v1/windows/business-partner');
+        assert.equal(first.status, 200, first.text);
+        const total = first.body['row-count'] as number;
+        assert.ok(total > 150 && total <= 200, String(total));
+        assert.equal(first.body['page-count'], 2);
+        assert.equal(first.body['page-number'], 0);
+        assert.equal(first.body['window-records'].length, 100);
+        const zero = await as(token, 'GET', '/api/v1/windows/business-partner?$page_no=0');
+        assert.deepEqual(zero.body['window-records'], first.body['window-records']);
+        const second = await as(token, 'GET', '/api/v1/windows/business-partner?$page_no=1');
+        assert.equal(second.status, 200, second.text);
+        assert.equal(second.body['page-number'], 1);
+        assert.equal(second.body['window-records'].length, total - 100);
+        const seen = new Set([...first.body['window-records'], ...second.body['window-records']].map((r: { id: number }) => r.id));
+        assert.equal(seen.size, total, 'the two pages hold every record once');
+        const negative = await as(token, 'GET', '/api/v1/windows/business-partner?$page_no=-1');
+        assert.equal(negative.body['page-number'], 0, 'a negative page is the first, as the original reads it');
+      }
+    } finally {
+      await db.query(`DELETE FROM c_bpartner WHERE c_bpartner_id > 2000000`);
+    }
   });
 
   it('needs a token', async () => {

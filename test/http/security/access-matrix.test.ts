@@ -32,8 +32,9 @@ const MATRIX: Record<string, Record<Op, [Expect, Expect, Expect, Expect]>> = {
   ad_session: { read: ['ok', 'ok', 'ok', 'ok'], create: ['-', '-', '-', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['-', '-', '-', '-'] },
   rest_refreshtoken: { read: ['ok', 'ok', 'ok', 'ok'], create: ['-', '-', '-', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['-', '-', '-', '-'] },
   rest_signingkey: { read: ['deny', 'deny', 'deny', 'ok'], create: ['-', '-', '-', '-'], update: ['deny', 'deny', 'deny', '-'], delete: ['-', '-', '-', '-'] },
-  // A shared business table: rows of organisation * (0).
-  c_bp_group: { read: ['ok', 'ok', 'ok', 'deny'], create: ['ok', 'deny', 'deny', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['ok', 'deny', 'deny', 'deny'] },
+  // A shared business table: rows of organisation * (0). Every role reads every table (the System role
+  // only its own client's rows, none here), as the original's role access reads no level for reading.
+  c_bp_group: { read: ['ok', 'ok', 'ok', 'ok'], create: ['ok', 'deny', 'deny', '-'], update: ['ok', 'deny', 'deny', 'deny'], delete: ['ok', 'deny', 'deny', 'deny'] },
 };
 const ROLES: Role[] = ['system', 'ws', 'user', 'admin'];
 const COLUMN: Record<Role, number> = { admin: 0, user: 1, ws: 2, system: 3 };

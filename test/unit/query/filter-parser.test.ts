@@ -56,6 +56,12 @@ describe('parseFilter: comparisons', () => {
     assert.deepEqual(parseFilter('Description neq NULL'), cmp(col('Description'), 'neq', nul));
   });
 
+  it('leaves a bare Y or N a column name: the planner reads it as a Yes-No value by the column it faces', () => {
+    assert.deepEqual(parseFilter('IsSelfService eq Y'), cmp(col('IsSelfService'), 'eq', col('Y')));
+    assert.deepEqual(parseFilter('N neq IsActive'), cmp(col('N'), 'neq', col('IsActive')));
+    assert.deepEqual(parseFilter('IsActive in (Y,N)'), { kind: 'in', left: col('IsActive'), values: [col('Y'), col('N')] });
+  });
+
   it('parses quoted strings with spaces, commas, parentheses, keywords and escaped quotes', () => {
     assert.deepEqual(parseFilter("Name eq 'Joe Block'"), cmp(col('Name'), 'eq', str('Joe Block')));
     assert.deepEqual(parseFilter("Name eq 'a, b (c) and d or not e'"), cmp(col('Name'), 'eq', str('a, b (c) and d or not e')));

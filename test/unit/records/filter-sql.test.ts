@@ -4,7 +4,8 @@ import { SqlBuilder } from '../../../src/db/sql.js';
 import { ApiError } from '../../../src/errors.js';
 import { filterToSql, mentionsColumn } from '../../../src/records/read/filter-sql.js';
 import { parseFilter } from '../../../src/records/query/filter-parser.js';
-import { fixtureDictionary } from './fixture-dictionary.js';
+import { buildDictionary } from '../../../src/dictionary/build.js';
+import { col, fixtureDictionary } from './fixture-dictionary.js';
 
 const dict = fixtureDictionary();
 const bp = dict.byName.get('c_bpartner')!;
@@ -128,5 +129,46 @@ describe('filter to SQL: typing and prefix ranges', () => {
     rejects('Name in (null)', /cannot hold null/);
     rejects("contains('x',Name)", /takes a column/);
     rejects('contains(Name,5)', /quoted string/);
+  });
+});
+
+describe('filter to SQL: unquoted Y and N on Yes-No columns', () => {
+  it('binds a bare Y or N facing a Yes-No column as true or false, as the original does', () => {
+    assert.deepEqual(render('IsActive eq Y'), { text: `"c_bpartner"."isactive" = $1::bpchar`, values: ['Y'] });
+    assert.deepEqual(render('IsActive neq N').values, ['N']);
+    assert.deepEqual(render('IsActive eq y').values, ['Y'], 'any case, like true and false');
+    assert.deepEqual(render('N eq IsActive'), { text: `"c_bpartner"."isactive" = $1::bpchar`, values: ['N'] });
+    assert.deepEqual(render('IsActive in (Y, N)'), { text: `"c_bpartner"."isactive" IN ($1::bpchar, $2::bpchar)`, values: ['Y', 'N'] });
+    assert.deepEqual(render("IsActive eq Y and Name eq 'x'").values, ['Y', 'x']);
+    assert.match(render('not (IsActive eq N)').text, /^NOT \(/);
+  });
+
+  it('keeps Y and N column names everywhere else: other column types, other words, wrapped columns', () => {
+    rejects("Name eq Y", /Invalid column for filter: Y/);
+    rejects('C_BP_Group_ID eq N', /Invalid column for filter: N/);
+    rejects('IsActive eq Yes', /Invalid column for filter: Yes/);
+    rejects('tolower(IsActive) eq Y', /Invalid column for filter: Y/);
+    rejects('Y eq N', /Invalid column for filter: Y/);
+    rejects("Name in (Y)", /list of values/);
+  });
+
+  it('compares columns when the table really has a column named Y or N', () => {
+    const dict = buildDictionary({
+      tables: [{ ad_table_id: 900, tablename: 'T_Flags', name: 'Flags', accesslevel: '3', isactive: 'Y' }],
+      columns: [col(901, 900, 'T_Flags_ID', 13, { iskey: 'Y' }), col(902, 900, 'IsSold', 20), col(903, 900, 'N', 20), col(904, 900, 'Y', 10)],
+      references: [],
+      refLists: [],
+      refTables: [],
+      valRules: [],
+    });
+    const flags = dict.byName.get('t_flags')!;
+    const sql = new SqlBuilder();
+    assert.equal(filterToSql(parseFilter('IsSold eq N'), flags, 't', sql), `"t"."issold" = "t"."n"`);
+    assert.deepEqual(sql.values, []);
+    // Y names a text column here: it is compared as a column, and a Yes-No column cannot be compared with text.
+    assert.throws(
+      () => filterToSql(parseFilter('IsSold eq Y'), flags, 't', new SqlBuilder()),
+      (e: unknown) => e instanceof ApiError && e.status === 400 && /Columns IsSold and Y have different types/.test(e.detail),
+    );
   });
 });

@@ -29,10 +29,13 @@ describe('tab list options', () => {
     assert.deepEqual(o.sortColumn, { column: 'Name', direction: 'desc' });
     assert.equal(o.pageNo, 3);
     assert.equal(o.filter?.kind, 'compare');
-    assert.deepEqual(parseTabListOptions({}), { pageNo: 1 });
+    assert.deepEqual(parseTabListOptions({}), { pageNo: 0 }, 'the first page is 0, as in the original');
+    assert.deepEqual(parseTabListOptions({ $page_no: '0' }), { pageNo: 0 });
+    assert.deepEqual(parseTabListOptions({ $page_no: ' 1 ' }), { pageNo: 1 }, 'the second page');
+    assert.deepEqual(parseTabListOptions({ $page_no: '-3' }), { pageNo: 0 }, 'a negative page is the first');
   });
   it('refuses bad pages and sort columns with 400', () => {
-    for (const q of [{ $page_no: '0' }, { $page_no: 'x' }, { $sort_column: 'Name;drop' }, { $page_no: ['1', '2'] }]) {
+    for (const q of [{ $page_no: '1.5' }, { $page_no: 'x' }, { $page_no: '1234567890' }, { $sort_column: 'Name;drop' }, { $page_no: ['1', '2'] }]) {
       assert.throws(() => parseTabListOptions(q), (e: { status?: number }) => e.status === 400, JSON.stringify(q));
     }
   });
