@@ -59,7 +59,7 @@ describe('allocations in other currencies', () => {
   /** The facts of the realized gain or loss of a document: in the schema's currency, naming the partner. */
   const exchangeFacts = async (allocationId: number) =>
     (await books.factsOf('c_allocationhdr', allocationId))
-      .filter((f) => [ACCOUNT.realizedGain, ACCOUNT.realizedLoss].includes(Number(idOf(f.Account_ID))))
+      .filter((f) => ([ACCOUNT.realizedGain, ACCOUNT.realizedLoss] as number[]).includes(Number(idOf(f.Account_ID))))
       .map((f) => ({ account: Number(idOf(f.Account_ID)), currency: Number(idOf(f.C_Currency_ID)), partner: Number(idOf(f.C_BPartner_ID)), dr: f.AmtAcctDr, cr: f.AmtAcctCr, sourceDr: f.AmtSourceDr, sourceCr: f.AmtSourceCr }));
 
   before(async () => {
