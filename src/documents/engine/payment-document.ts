@@ -62,7 +62,11 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   d.changes.isallocated = 'Y';
   d.changes.isvoided = 'Y';
   const invoice = idOf(d.row.c_invoice_id);
-  if (invoice !== null) await refreshPaid(d.wc.tx, [invoice]);
+  if (invoice !== null) {
+    // The invoice no longer names a reversed payment (the original's deAllocate unlinks it).
+    await d.wc.tx.query('UPDATE c_invoice SET c_payment_id = NULL WHERE c_invoice_id = $1 AND c_payment_id = $2', [invoice, docId(d)]);
+    await refreshPaid(d.wc.tx, [invoice]);
+  }
   d.messages.push(`Reversal ${String(d.row.documentno)}^`);
 }
 

@@ -175,6 +175,30 @@ describe('allocations: netting, signs and partners', () => {
     assert.equal(await ledger(partner, ACCOUNT.paymentSelection), 0);
   });
 
+  it("refuses lines the original refuses: a paid invoice paid again, a document accounted after the allocation, a draft invoice", async () => {
+    const partner = 50009;
+    const inv = await invoice('ARI', partner);
+    const receipt = await pay(partner, true, 100);
+    await allocated([{ C_Invoice_ID: inv.id, C_Payment_ID: receipt.id, Amount: 100 }]);
+    const other = await pay(partner, true, 100);
+    const again = await allocate([{ C_Invoice_ID: inv.id, C_Payment_ID: other.id, Amount: 100 }]);
+    assert.equal(again.status, 400, again.text);
+    assert.match(again.body.detail, new RegExp(`action CO refused: invoice ${inv.DocumentNo} is already paid`));
+
+    const next = await invoice('ARI', partner);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const early = await call('POST', '/api/v1/models/c_allocationhdr', { DateTrx: yesterday, DateAcct: yesterday, C_AllocationLine: [{ C_Invoice_ID: next.id, C_Payment_ID: other.id, Amount: 100 }], 'doc-action': 'CO' });
+    assert.equal(early.status, 400, early.text);
+    assert.match(early.body.detail, new RegExp(`wrong allocation date: invoice ${next.DocumentNo} is accounted on \\d{4}-\\d{2}-\\d{2}, after the allocation`));
+
+    const draft = await ok('POST', '/api/v1/models/c_invoice', { C_BPartner_ID: partner, C_DocTypeTarget_ID: 116, C_InvoiceLine: [{ M_Product_ID: 128, QtyEntered: 1, C_Tax_ID: 104 }] });
+    const notDone = await allocate([{ C_Invoice_ID: draft.id, C_Payment_ID: other.id, Amount: 10 }]);
+    assert.equal(notDone.status, 400, notDone.text);
+    assert.match(notDone.body.detail, new RegExp(`invoice ${draft.DocumentNo} is not completed`));
+    assert.equal((await books.payment(other.id)).IsAllocated, false, 'nothing was allocated');
+    assert.equal(await ledger(partner, ACCOUNT.unallocated), -100);
+  });
+
   it("every fact of invoices, payments, shipments and allocations names the partner; a partner's open items equal its ledger", async () => {
     const partner = 50008;
     const a = await invoice('ARI', partner);

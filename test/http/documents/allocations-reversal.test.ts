@@ -129,6 +129,21 @@ describe('reversing a paid invoice', () => {
     assert.equal(await ledger(customer, ACCOUNT.receivable), 100);
   });
 
+  it('a voided payment is unallocated from its invoice, which no longer names it', async () => {
+    const partner = 119;
+    const { inv, payment, allocation } = await paidInvoice(partner);
+    assert.equal(idOf((await books.invoice(inv.id)).C_Payment_ID), payment.id);
+    const vo = await ok('PUT', `/api/v1/models/c_payment/${payment.id}`, { 'doc-action': 'VO' });
+    assert.equal(idOf(vo.DocStatus), 'VO');
+    assert.equal(idOf((await ok('GET', `/api/v1/models/c_allocationhdr/${allocation.id}`)).DocStatus), 'RE');
+    const open = await books.invoice(inv.id);
+    assert.equal(open.IsPaid, false);
+    assert.equal(idOf(open.C_Payment_ID) ?? null, null);
+    assert.deepEqual(await openItems(partner, true), { [inv.DocumentNo]: 100 });
+    assert.equal(await ledger(partner, ACCOUNT.receivable), 100);
+    assert.equal(await ledger(partner, ACCOUNT.unallocated), 0, 'the payment and its reversal cancel out');
+  });
+
   it('the least privileged role reverses a paid invoice it may write; roles that may not write it change nothing', async () => {
     const foreign = await paidInvoice(50008, 50001);
     for (const token of [fx.user, fx.ws]) {
