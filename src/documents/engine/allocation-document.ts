@@ -10,17 +10,26 @@ import { isReversalPair, settlementLines, type SettlementLine } from './allocati
 
 const day = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v ?? '')).slice(0, 10);
 
-/** Invoices and payments of allocation lines: their IsPaid and IsAllocated follow. */
-async function refresh(d: DocumentContext, id = docId(d)): Promise<void> {
-  const { rows } = await d.wc.tx.query<{ invoices: number[] | null; payments: number[] | null }>(
-    `SELECT array_agg(DISTINCT c_invoice_id) FILTER (WHERE c_invoice_id IS NOT NULL) AS invoices,
-            array_agg(DISTINCT c_payment_id) FILTER (WHERE c_payment_id IS NOT NULL) AS payments
-       FROM c_allocationline WHERE c_allocationhdr_id = $1`,
-    [id],
-    { name: 'doc_allocation_documents' },
-  );
-  await refreshPaid(d.wc.tx, (rows[0]?.invoices ?? []).map(Number));
-  await refreshAllocated(d.wc.tx, (rows[0]?.payments ?? []).map(Number));
+/** Invoices and payments of allocation lines (read, when not given): their IsPaid and IsAllocated follow. */
+async function refresh(d: DocumentContext, lines?: readonly SettlementLine[]): Promise<void> {
+  let invoices: number[];
+  let payments: number[];
+  if (lines) {
+    invoices = [...new Set(lines.flatMap((l) => (l.invoice ? [Number(l.invoice.id)] : [])))];
+    payments = [...new Set(lines.flatMap((l) => (l.payment ? [Number(l.payment.id)] : [])))];
+  } else {
+    const { rows } = await d.wc.tx.query<{ invoices: number[] | null; payments: number[] | null }>(
+      `SELECT array_agg(DISTINCT c_invoice_id) FILTER (WHERE c_invoice_id IS NOT NULL) AS invoices,
+              array_agg(DISTINCT c_payment_id) FILTER (WHERE c_payment_id IS NOT NULL) AS payments
+         FROM c_allocationline WHERE c_allocationhdr_id = $1`,
+      [docId(d)],
+      { name: 'doc_allocation_documents' },
+    );
+    invoices = (rows[0]?.invoices ?? []).map(Number);
+    payments = (rows[0]?.payments ?? []).map(Number);
+  }
+  await refreshPaid(d.wc.tx, invoices);
+  await refreshAllocated(d.wc.tx, payments);
 }
 
 /**
@@ -68,8 +77,16 @@ function requireLine(d: DocumentContext, l: SettlementLine, pair: boolean): void
   }
 }
 
+/** Lines read by prepare, kept for the complete of the same action while the transaction date stays. */
+const prepared = new WeakMap<DocumentContext, { date: unknown; lines: SettlementLine[] }>();
+
 async function linesOf(d: DocumentContext): Promise<SettlementLine[]> {
-  return settlementLines(d.wc.tx, docId(d), current(d, 'datetrx'));
+  const date = current(d, 'datetrx');
+  const kept = prepared.get(d);
+  if (kept && String(kept.date) === String(date)) return kept.lines;
+  const lines = await settlementLines(d.wc.tx, docId(d), date);
+  prepared.set(d, { date, lines });
+  return lines;
 }
 
 async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
@@ -116,7 +133,8 @@ export const allocationDocument: DocumentType = {
     await postFacts(d, { dateAcct, dateTrx: current(d, 'datetrx'), periodId, currencyId: Number(d.row.c_currency_id), glCategoryId: dt?.gl_category_id ?? null, facts });
     // Counted as completed from here on, so that the open amounts see it.
     await d.wc.tx.query(`UPDATE c_allocationhdr SET docstatus = 'CO' WHERE c_allocationhdr_id = $1`, [docId(d)]);
-    await refresh(d);
+    prepared.delete(d);
+    await refresh(d, lines);
     return 'CO';
   },
 

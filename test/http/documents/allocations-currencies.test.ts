@@ -140,6 +140,20 @@ describe('allocations in other currencies', () => {
     assert.equal((await books.invoice(inv.id)).IsPaid, true);
   });
 
+  it('an invoice and a payment of yesterday allocated today: the gain on the invoice and the loss on the payment both post, and cancel out', async () => {
+    const partner = 50008;
+    const inv = await euroInvoice(true, partner, { C_ConversionType_ID: AVERAGE, DateInvoiced: yesterday(), DateAcct: yesterday() });
+    const receipt = await ok('POST', '/api/v1/models/c_payment', {
+      C_BPartner_ID: partner, IsReceipt: true, C_Currency_ID: EUR, C_ConversionType_ID: AVERAGE, PayAmt: 100, DateTrx: yesterday(), DateAcct: yesterday(), 'doc-action': 'CO',
+    });
+    assert.equal(await ledger(partner, ACCOUNT.unallocated), -110, 'yesterday at 1.1');
+    const alloc = await allocated(EUR, [{ C_Invoice_ID: inv.id, C_Payment_ID: receipt.id, Amount: 100 }]);
+    // Converted today at 1.25: the receivable and the unallocated receipts are both corrected back to 110.
+    assert.deepEqual(await byAccount('c_allocationhdr', alloc.id, [partner]), { [ACCOUNT.unallocated]: 110, [ACCOUNT.receivable]: -110, [ACCOUNT.realizedGain]: -15, [ACCOUNT.realizedLoss]: 15 });
+    assert.equal(await ledger(partner, ACCOUNT.receivable), 0);
+    assert.equal(await ledger(partner, ACCOUNT.unallocated), 0);
+  });
+
   it('refuses an allocation whose currency has no rate to a document of it, and changes nothing', async () => {
     const partner = 50007;
     const inv = await euroInvoice(true, partner);
