@@ -91,13 +91,17 @@ interface DocumentBalance {
   allocated: string | null;
 }
 
+/** Other allocations' facts on a document's account, by the lines naming it (`link`); a reversal's facts keep the lines of what they reverse. */
+const ALLOCATED_SQL = (link: 'c_invoice_id' | 'c_payment_id') => `(SELECT sum(f.amtacctdr - f.amtacctcr)::text FROM c_allocationline l
+      JOIN c_allocationhdr h ON h.c_allocationhdr_id = l.c_allocationhdr_id
+      JOIN fact_acct f ON f.ad_table_id = $7 AND f.record_id IN (h.c_allocationhdr_id, h.reversal_id) AND f.line_id = l.c_allocationline_id
+     WHERE l.${link} = d.id AND h.c_allocationhdr_id <> $8 AND f.account_id = d.account AND f.c_acctschema_id = $6 AND f.postingtype = 'A')`;
+
 const BALANCES_SQL = `SELECT d.kind, d.id, (SELECT COALESCE(c.stdprecision, 2) FROM c_currency c WHERE c.c_currency_id = $9)::int AS precision,
     (SELECT sum(f.amtacctdr - f.amtacctcr)::text FROM fact_acct f
       WHERE f.ad_table_id = CASE WHEN d.kind = 'invoice' THEN $4::bigint ELSE $5::bigint END AND f.record_id = d.id
         AND f.account_id = d.account AND f.c_acctschema_id = $6 AND f.postingtype = 'A') AS own,
-    (SELECT sum(f.amtacctdr - f.amtacctcr)::text FROM fact_acct f JOIN c_allocationline l ON l.c_allocationline_id = f.line_id
-      WHERE f.ad_table_id = $7 AND f.record_id <> $8 AND f.account_id = d.account AND f.c_acctschema_id = $6 AND f.postingtype = 'A'
-        AND (CASE WHEN d.kind = 'invoice' THEN l.c_invoice_id ELSE l.c_payment_id END) = d.id) AS allocated
+    CASE WHEN d.kind = 'invoice' THEN ${ALLOCATED_SQL('c_invoice_id')} ELSE ${ALLOCATED_SQL('c_payment_id')} END AS allocated
   FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS d(kind, id, account)`;
 
 /** What the invoices' and payments' accounts hold for them, and the decimals of the schema's currency. */

@@ -91,6 +91,13 @@ describe('allocations in other currencies', () => {
     assert.deepEqual(await byAccount('c_allocationhdr', Number(idOf(rc.Reversal_ID)), [partner]), { [ACCOUNT.unallocated]: -135, [ACCOUNT.receivable]: 110, [ACCOUNT.realizedGain]: 25 });
     assert.equal(await ledger(partner, ACCOUNT.receivable), 110);
     assert.equal((await books.invoice(inv.id)).IsPaid, false);
+
+    // Paid again at the invoice's own rate: what the reversed allocation moved counts for nothing.
+    const spot = await pay(partner, true, EUR, 100, SPOT);
+    const again = await allocated(EUR, [{ C_Invoice_ID: inv.id, C_Payment_ID: spot.id, Amount: 100 }]);
+    assert.deepEqual(await byAccount('c_allocationhdr', again.id, [partner]), { [ACCOUNT.unallocated]: 110, [ACCOUNT.receivable]: -110 });
+    assert.equal(await ledger(partner, ACCOUNT.receivable), 0);
+    assert.equal(await ledger(partner, ACCOUNT.unallocated), -135, 'the first receipt is unallocated again');
   });
 
   it('a vendor invoice in euros paid at a dearer rate: the payable is cleared exactly, the difference is a realized loss', async () => {
