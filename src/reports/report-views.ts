@@ -1,6 +1,7 @@
 import type { SqlBuilder } from '../db/sql.js';
 import type { ParamScalar } from '../processes/parameters.js';
 import type { ColumnType } from './report-model.js';
+import { OPEN_AMOUNT_SQL } from '../documents/engine/settlement.js';
 
 /** A column a report view offers: its SQL over the view's FROM, its label and type. */
 export interface ViewColumn {
@@ -83,13 +84,11 @@ const ORDER_DETAIL: ReportViewDef = {
   },
 };
 
-/** Completed invoices of partners with what is still open after allocations. */
+/** Completed invoices of partners with what is still open after allocations (the documents' open amount). */
 const BPARTNER_OPEN: ReportViewDef = {
   value: 'RV_BPartnerOpen',
   from: `c_invoice i JOIN c_bpartner bp ON bp.c_bpartner_id = i.c_bpartner_id
-    LEFT JOIN LATERAL (SELECT coalesce(sum(al.amount + al.discountamt + al.writeoffamt), 0) AS paid
-      FROM c_allocationline al JOIN c_allocationhdr ah ON ah.c_allocationhdr_id = al.c_allocationhdr_id
-      WHERE al.c_invoice_id = i.c_invoice_id AND al.isactive = 'Y' AND ah.docstatus IN ('CO', 'CL')) a ON TRUE`,
+    CROSS JOIN LATERAL (SELECT i.grandtotal - (${OPEN_AMOUNT_SQL('i')}) AS paid) a`,
   where: `i.isactive = 'Y' AND i.docstatus IN ('CO', 'CL') AND i.grandtotal - a.paid <> 0`,
   accessTable: 'C_Invoice',
   accessAlias: 'i',

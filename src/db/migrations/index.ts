@@ -313,6 +313,18 @@ export const migrations: Migration[] = [
     },
   },
   {
+    version: 80,
+    name: 'realized gain and loss accounts (C_AcctSchema_Default.RealizedGain_Acct, RealizedLoss_Acct) with the demo accounts 80540 and 82540',
+    async up(tx) {
+      await addSeedTables(tx, ['C_ElementValue', 'C_ValidCombination', 'C_AcctSchema_Default']);
+      await synchroniseSchema(tx, await loadDictionary(tx));
+      await tx.query(
+        `UPDATE c_acctschema_default SET realizedgain_acct = 80540, realizedloss_acct = 82540
+          WHERE c_acctschema_id = 101 AND realizedgain_acct IS NULL AND (SELECT count(*) FROM c_validcombination WHERE c_validcombination_id IN (80540, 82540)) = 2`,
+      );
+    },
+  },
+  {
     version: 90,
     name: 'M_Product.Description holds 255 characters (the reference data model gave it 1)',
     async up(tx) {

@@ -9,19 +9,34 @@ export interface Rate {
 }
 
 /**
- * The rate from a document's currency to the accounting schema's on the accounting date: the
- * client's (else System's) C_Conversion_Rate of the document's conversion type (else the default
- * type) valid on that date, as the original's MConversionRate. Null when there is none.
+ * A scalar subquery of the rate from currency `from` to `to` on `date`: the client's (else
+ * System's) C_Conversion_Rate of conversion type `type` (else the client's default type) valid on
+ * that date, as the original's MConversionRate. The arguments are SQL expressions.
+ */
+export const rateSql = (from: string, to: string, type: string, date: string, client: string): string => `(SELECT r.multiplyrate FROM c_conversion_rate r
+      WHERE r.c_currency_id = ${from} AND r.c_currency_id_to::text = (${to})::bigint::text AND r.isactive = 'Y' AND r.ad_client_id IN (0, ${client})
+        AND r.c_conversiontype_id = COALESCE(${type}, (SELECT t.c_conversiontype_id FROM c_conversiontype t
+              WHERE t.isdefault = 'Y' AND t.isactive = 'Y' AND t.ad_client_id IN (0, ${client}) ORDER BY t.ad_client_id DESC LIMIT 1))
+        AND r.validfrom <= ${date} AND (r.validto IS NULL OR r.validto >= date_trunc('day', ${date}))
+      ORDER BY r.ad_client_id DESC, r.validfrom DESC LIMIT 1)`;
+
+/**
+ * `amount` converted from currency `from` to `to` at the rate of `date` and conversion type
+ * `type`, rounded to the standard precision of `to`, as the original's currencyConvert; null when
+ * there is no rate. The arguments are SQL expressions.
+ */
+export const convertedSql = (amount: string, from: string, to: string, type: string, date: string, client: string): string =>
+  `(CASE WHEN ${from} = ${to} THEN (${amount}) ELSE round((${amount}) * ${rateSql(from, to, type, date, client)},
+      (SELECT COALESCE(c.stdprecision, 2) FROM c_currency c WHERE c.c_currency_id = ${to})::int) END)`;
+
+/**
+ * The rate from a document's currency to the accounting schema's on the accounting date (see
+ * rateSql), with both currencies' ISO codes; null when there is none.
  */
 const RATE_SQL = `SELECT (SELECT c.iso_code FROM c_currency c WHERE c.c_currency_id = $1) AS from_iso,
     (SELECT c.iso_code FROM c_currency c WHERE c.c_currency_id = $2) AS to_iso,
     (SELECT COALESCE(c.stdprecision, 2) FROM c_currency c WHERE c.c_currency_id = $2)::int AS precision,
-    (SELECT r.multiplyrate::text FROM c_conversion_rate r
-      WHERE r.c_currency_id = $1 AND r.c_currency_id_to::text = $2::bigint::text AND r.isactive = 'Y' AND r.ad_client_id IN (0, $5)
-        AND r.c_conversiontype_id = COALESCE($3::bigint, (SELECT t.c_conversiontype_id FROM c_conversiontype t
-              WHERE t.isdefault = 'Y' AND t.isactive = 'Y' AND t.ad_client_id IN (0, $5) ORDER BY t.ad_client_id DESC LIMIT 1))
-        AND r.validfrom <= $4::timestamp AND (r.validto IS NULL OR r.validto >= date_trunc('day', $4::timestamp))
-      ORDER BY r.ad_client_id DESC, r.validfrom DESC LIMIT 1) AS rate`;
+    ${rateSql('$1', '$2', '$3::bigint', '$4::timestamp', '$5')}::text AS rate`;
 
 export type RateLookup = { rate: Rate } | { missing: string };
 

@@ -22,7 +22,9 @@ export type DefaultAccount =
   | 't_credit_acct'
   | 'paydiscount_exp_acct'
   | 'paydiscount_rev_acct'
-  | 'writeoff_acct';
+  | 'writeoff_acct'
+  | 'realizedgain_acct'
+  | 'realizedloss_acct';
 
 export interface AccountSchema {
   schemaId: number;
@@ -41,6 +43,12 @@ export interface Fact {
   taxId?: number | null;
   qty?: DecimalInput;
   description?: string;
+  /** The fact's partner when it is not the posting's (an allocation names one per line). */
+  bpartnerId?: number | null;
+  /** The fact's source currency when it is not the posting's (a correction in the schema's currency). */
+  currencyId?: number;
+  /** Accounted amounts worked out by the caller; without them the source amounts are converted at the posting's rate. */
+  accounted?: { dr?: DecimalInput; cr?: DecimalInput };
 }
 
 export interface Posting {
@@ -77,7 +85,7 @@ export async function accountSchema(d: DocumentContext): Promise<AccountSchema> 
 }
 
 /** Sums of a posting's debits and credits. */
-export function totals(facts: readonly Fact[]): { dr: Decimal; cr: Decimal } {
+export function totals(facts: readonly { dr?: DecimalInput; cr?: DecimalInput }[]): { dr: Decimal; cr: Decimal } {
   let dr: Decimal = ZERO;
   let cr: Decimal = ZERO;
   for (const f of facts) {
@@ -87,20 +95,31 @@ export function totals(facts: readonly Fact[]): { dr: Decimal; cr: Decimal } {
   return { dr, cr };
 }
 
+const isZeroFact = (f: Fact): boolean => isZero(f.dr ?? 0) && isZero(f.cr ?? 0) && isZero(f.accounted?.dr ?? 0) && isZero(f.accounted?.cr ?? 0);
+
 /**
  * Writes the facts of a document (PostingType A, AD_Table_ID + Record_ID) in one statement and
  * marks it Posted. Facts of zero amount are left out; a posting whose debits and credits differ
- * is refused, so that every document's facts balance.
+ * is refused, so that every document's facts balance: the source amounts of the facts it
+ * converts, and the accounted amounts of all.
  */
 export async function postFacts(d: DocumentContext, p: Posting, recordId = docId(d)): Promise<void> {
-  const facts = p.facts.filter((f) => !isZero(f.dr ?? 0) || !isZero(f.cr ?? 0));
-  const sum = totals(facts);
+  const facts = p.facts.filter((f) => !isZeroFact(f));
+  const toConvert = facts.filter((f) => !f.accounted);
+  const sum = totals(toConvert);
   if (compare(sum.dr, sum.cr) !== 0) throw refuse(`accounting facts do not balance (debit ${toText(sum.dr)}, credit ${toText(sum.cr)})`);
   if (d.table.byName.has('posted')) d.changes.posted = 'Y';
   if (!facts.length) return;
   const schema = await accountSchema(d);
   const currencyId = p.currencyId ?? schema.currencyId;
-  const accounted = await accountedAmounts(d, facts, currencyId, schema.currencyId, p.dateAcct);
+  const converted = await accountedAmounts(d, toConvert, currencyId, schema.currencyId, p.dateAcct);
+  const accounted = facts.map((f) => {
+    if (f.accounted) return { dr: dec(f.accounted.dr ?? 0), cr: dec(f.accounted.cr ?? 0) };
+    const i = toConvert.indexOf(f);
+    return converted ? converted[i]! : { dr: dec(f.dr ?? 0), cr: dec(f.cr ?? 0) };
+  });
+  const acct = totals(accounted);
+  if (compare(acct.dr, acct.cr) !== 0) throw refuse(`accounted facts do not balance (debit ${toText(acct.dr)}, credit ${toText(acct.cr)})`);
   const sql = new SqlBuilder();
   const now = sql.param(nowTimestamp());
   const user = sql.param(d.wc.auth.userId);
@@ -113,18 +132,21 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
     sql.param(p.periodId),
     `${sql.param(p.dateAcct)}::timestamp`,
     `${sql.param(p.dateTrx ?? p.dateAcct)}::timestamp`,
-    sql.param(currencyId),
-    sql.param(p.glCategoryId ?? 0),
-    sql.param(p.bpartnerId ?? null),
   ].join(', ');
+  const gl = sql.param(p.glCategoryId ?? 0);
+  // The posting's currency and partner, as one parameter each, made only when a fact takes them.
+  let postingCurrency: string | undefined;
+  let postingPartner: string | undefined;
   const values = facts.map((f, i) => {
     const account = typeof f.account === 'number' ? f.account : schema.accounts[f.account];
     if (!account) throw refuse(`the accounting schema has no ${f.account}`);
     const dr = sql.param(toText(dec(f.dr ?? 0)));
     const cr = sql.param(toText(dec(f.cr ?? 0)));
-    const acctDr = accounted ? sql.param(toText(accounted[i]!.dr)) : dr;
-    const acctCr = accounted ? sql.param(toText(accounted[i]!.cr)) : cr;
-    return `(nextval('fact_acct_sq'), gen_random_uuid()::text, ${common}, ${sql.param(account)}, ${dr}::numeric, ${cr}::numeric, ${acctDr}::numeric, ${acctCr}::numeric,
+    const acctDr = sql.param(toText(accounted[i]!.dr));
+    const acctCr = sql.param(toText(accounted[i]!.cr));
+    const currency = f.currencyId === undefined ? (postingCurrency ??= sql.param(currencyId)) : sql.param(f.currencyId);
+    const partner = f.bpartnerId === undefined ? (postingPartner ??= sql.param(p.bpartnerId ?? null)) : sql.param(f.bpartnerId);
+    return `(nextval('fact_acct_sq'), gen_random_uuid()::text, ${common}, ${currency}, ${gl}, ${partner}, ${sql.param(account)}, ${dr}::numeric, ${cr}::numeric, ${acctDr}::numeric, ${acctCr}::numeric,
       ${sql.param(f.lineId ?? null)}::numeric, ${sql.param(f.productId ?? null)}::numeric, ${sql.param(f.taxId ?? null)}::numeric,
       ${sql.param(f.qty === undefined ? null : toText(dec(f.qty)))}::numeric, ${sql.param(f.description ?? null)}, 'A', 'Y', ${now}::timestamp, ${user}, ${now}::timestamp, ${user})`;
   });

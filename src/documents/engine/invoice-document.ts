@@ -1,4 +1,5 @@
-import { add, sub, toNumber, ZERO, type Decimal } from '../decimal.js';
+import { add, sub, toNumber, toText, ZERO, type Decimal } from '../decimal.js';
+import { insertRecord } from '../../records/write/persist.js';
 import { INVOICE } from '../document-kinds.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
@@ -7,6 +8,8 @@ import type { DocumentContext, DocumentType } from './document-type.js';
 import { recomputeTotals } from './recompute.js';
 import { createReversal } from './reversal.js';
 import { matchInvoice, reverseMatches } from './matching.js';
+import { runDocumentAction } from './engine.js';
+import { INVOICE_SENSE_SQL } from './settlement.js';
 
 interface PostingFacts {
   lines: { id: number; product: number | null; charge: number | null; net: string; qty: string }[];
@@ -74,9 +77,46 @@ async function markInvoiced(d: DocumentContext, invoiceId: number): Promise<void
   );
 }
 
+/**
+ * The completed allocations of an invoice are reversed with it (by accrual with an accrual), as
+ * the original's MInvoice.reverseCorrectIt does: its payments are unallocated again, its credit
+ * memos open again.
+ */
+async function reverseAllocations(d: DocumentContext, accrual: boolean): Promise<void> {
+  const { rows } = await d.wc.tx.query<{ id: number }>(
+    `SELECT DISTINCT h.c_allocationhdr_id AS id FROM c_allocationhdr h JOIN c_allocationline l ON l.c_allocationhdr_id = h.c_allocationhdr_id
+      WHERE l.c_invoice_id = $1 AND h.docstatus IN ('CO', 'CL') ORDER BY 1`,
+    [docId(d)],
+    { name: 'doc_invoice_allocations' },
+  );
+  for (const r of rows) await runDocumentAction(d.wc, 'c_allocationhdr', String(r.id), accrual ? 'RA' : 'RC');
+}
+
+/**
+ * The original settles a reversed invoice with its reversal by an allocation of two lines (the
+ * invoice's grand total in its sense, and the same negated), completed without facts.
+ */
+async function allocateWithReversal(d: DocumentContext, reversalId: number, date: unknown): Promise<void> {
+  const { rows } = await d.wc.tx.query<{ amount: string }>(`SELECT (i.grandtotal * ${INVOICE_SENSE_SQL('i')})::text AS amount FROM c_invoice i WHERE i.c_invoice_id = $1`, [docId(d)]);
+  const amount = rows[0]?.amount ?? '0';
+  const table = d.wc.dict.byName.get('c_allocationhdr')!;
+  const line = (invoice: number, value: string) => ({ AD_Org_ID: d.row.ad_org_id, C_Invoice_ID: invoice, C_BPartner_ID: d.row.c_bpartner_id, Amount: value });
+  const created = await insertRecord(d.wc, table, {
+    AD_Org_ID: d.row.ad_org_id,
+    C_Currency_ID: d.row.c_currency_id,
+    DateTrx: date,
+    DateAcct: date,
+    Description: `Invoice ${String(d.row.documentno)}/${String(d.row.documentno)}^`,
+    C_AllocationLine: [line(docId(d), amount), line(reversalId, toText(sub(0, amount)))],
+  });
+  await d.wc.deferred.flush();
+  await runDocumentAction(d.wc, table, String(created.row.c_allocationhdr_id), 'CO');
+}
+
 async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   const date = accrual ? todayDate() : d.row.dateacct;
   const periodId = await requireOpenPeriod({ ...d, row: { ...d.row, dateacct: date } });
+  await reverseAllocations(d, accrual);
   const reversalId = await createReversal(
     d,
     [
@@ -89,8 +129,10 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   await markInvoiced(d, reversalId);
   await reverseMatches(d.wc.tx, 'c_invoiceline', docId(d), date, d.wc.auth.userId);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
-  await d.wc.tx.query(`UPDATE c_invoice SET posted = 'Y' WHERE c_invoice_id = $1`, [reversalId]);
+  await d.wc.tx.query(`UPDATE c_invoice SET posted = 'Y', c_payment_id = NULL WHERE c_invoice_id = $1`, [reversalId]);
+  await allocateWithReversal(d, reversalId, date);
   d.changes.ispaid = 'Y';
+  d.changes.c_payment_id = null;
   d.messages.push(`Reversal ${String(d.row.documentno)}^`);
 }
 

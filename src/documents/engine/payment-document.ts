@@ -1,4 +1,5 @@
 import { insertRecord } from '../../records/write/persist.js';
+import { add, compare, sub, toText, type DecimalInput } from '../decimal.js';
 import { idOf, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts } from '../accounting/facts.js';
 import { current, definiteNumberAndDate, zeroAmounts, docId, docTypeOf, requireOpenPeriod, accrualOnVoid } from './common.js';
@@ -7,21 +8,33 @@ import { runDocumentAction } from './engine.js';
 import { createReversal } from './reversal.js';
 import { refreshAllocated, refreshPaid } from './settlement.js';
 
+const dayOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v ?? '')).slice(0, 10);
+
 /**
  * A payment completed against an invoice allocates itself to it, as the original's payment does:
- * a Payment Allocation of one line, completed at once.
+ * a Payment Allocation of one line, completed at once, in the payment's currency and the
+ * original's signs (a payment's amounts negated). An overpayment (a negative OverUnderAmt) stays
+ * unallocated; the allocation is dated like the payment, or like the invoice when that is later.
  */
 async function allocateToInvoice(d: DocumentContext, invoiceId: number): Promise<void> {
   const table = d.wc.dict.byName.get('c_allocationhdr')!;
+  const amount = (column: string) => toText((d.row[column] ?? 0) as DecimalInput);
+  let allocated = amount('payamt');
+  if (compare(amount('overunderamt'), 0) < 0 && compare(allocated, 0) > 0) allocated = toText(add(allocated, amount('overunderamt')));
+  const signed = (v: string) => (d.row.isreceipt === 'Y' ? v : toText(sub(0, v)));
+  const { rows } = await d.wc.tx.query<{ dateacct: unknown }>('SELECT dateacct FROM c_invoice WHERE c_invoice_id = $1', [invoiceId]);
+  const paymentDate = current(d, 'dateacct');
+  const invoiceDate = rows[0]?.dateacct;
+  const later = invoiceDate !== undefined && invoiceDate !== null && dayOf(invoiceDate) > dayOf(paymentDate);
   const created = await insertRecord(d.wc, table, {
     AD_Org_ID: d.row.ad_org_id,
     C_Currency_ID: d.row.c_currency_id,
     DateTrx: current(d, 'datetrx'),
-    DateAcct: current(d, 'dateacct'),
+    DateAcct: later ? invoiceDate : paymentDate,
     Description: `Payment ${String(current(d, 'documentno'))}`,
     C_AllocationLine: [
-      { AD_Org_ID: d.row.ad_org_id, C_Invoice_ID: invoiceId, C_Payment_ID: docId(d), C_BPartner_ID: d.row.c_bpartner_id, Amount: d.row.payamt,
-        DiscountAmt: d.row.discountamt ?? 0, WriteOffAmt: d.row.writeoffamt ?? 0, OverUnderAmt: d.row.overunderamt ?? 0 },
+      { AD_Org_ID: d.row.ad_org_id, C_Invoice_ID: invoiceId, C_Payment_ID: docId(d), C_BPartner_ID: d.row.c_bpartner_id, Amount: signed(allocated),
+        DiscountAmt: signed(amount('discountamt')), WriteOffAmt: signed(amount('writeoffamt')), OverUnderAmt: signed(amount('overunderamt')) },
     ],
   });
   await d.wc.deferred.flush();
@@ -29,27 +42,31 @@ async function allocateToInvoice(d: DocumentContext, invoiceId: number): Promise
   await d.wc.tx.query('UPDATE c_invoice SET c_payment_id = $2 WHERE c_invoice_id = $1', [invoiceId, docId(d)]);
 }
 
-/** Completed allocations of a payment are reversed with it, re-opening the invoices. */
-async function deallocate(d: DocumentContext): Promise<void> {
+/** Completed allocations of a payment are reversed with it (by accrual with an accrual), re-opening the invoices. */
+async function deallocate(d: DocumentContext, accrual: boolean): Promise<void> {
   const { rows } = await d.wc.tx.query<{ id: number }>(
     `SELECT DISTINCT h.c_allocationhdr_id AS id FROM c_allocationhdr h JOIN c_allocationline l ON l.c_allocationhdr_id = h.c_allocationhdr_id
       WHERE l.c_payment_id = $1 AND h.docstatus IN ('CO', 'CL') ORDER BY 1`,
     [docId(d)],
   );
-  for (const r of rows) await runDocumentAction(d.wc, 'c_allocationhdr', String(r.id), 'RC');
+  for (const r of rows) await runDocumentAction(d.wc, 'c_allocationhdr', String(r.id), accrual ? 'RA' : 'RC');
 }
 
 async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   const date = accrual ? todayDate() : d.row.dateacct;
   const periodId = await requireOpenPeriod({ ...d, row: { ...d.row, dateacct: date } });
-  await deallocate(d);
+  await deallocate(d, accrual);
   const reversalId = await createReversal(d, [], ['payamt', 'discountamt', 'writeoffamt', 'overunderamt', 'taxamt'], date);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
   await d.wc.tx.query(`UPDATE c_payment SET posted = 'Y', isvoided = 'Y' WHERE c_payment_id = $1`, [reversalId]);
   d.changes.isallocated = 'Y';
   d.changes.isvoided = 'Y';
   const invoice = idOf(d.row.c_invoice_id);
-  if (invoice !== null) await refreshPaid(d.wc.tx, [invoice]);
+  if (invoice !== null) {
+    // The invoice no longer names a reversed payment (the original's deAllocate unlinks it).
+    await d.wc.tx.query('UPDATE c_invoice SET c_payment_id = NULL WHERE c_invoice_id = $1 AND c_payment_id = $2', [invoice, docId(d)]);
+    await refreshPaid(d.wc.tx, [invoice]);
+  }
   d.messages.push(`Reversal ${String(d.row.documentno)}^`);
 }
 

@@ -79,16 +79,17 @@ describe('allocations with discount and write-off', () => {
     assert.equal((await ok('GET', `/api/v1/models/c_invoice/${inv.id}`)).IsPaid, true);
   });
 
-  it('a vendor invoice: the liability against payment selection, discount revenue and write-off', async () => {
+  it('a vendor invoice (negative amounts, as the original): the liability against payment selection, discount revenue and write-off', async () => {
     const inv = await invoice('AP');
     const total = Number(inv.GrandTotal);
     const pay = await payment('AP', total - 4);
     const alloc = await ok('POST', '/api/v1/models/c_allocationhdr', {
-      C_AllocationLine: [{ C_Invoice_ID: inv.id, C_Payment_ID: pay.id, Amount: total - 4, DiscountAmt: 3, WriteOffAmt: 1 }],
+      C_AllocationLine: [{ C_Invoice_ID: inv.id, C_Payment_ID: pay.id, Amount: -(total - 4), DiscountAmt: -3, WriteOffAmt: -1 }],
       'doc-action': 'CO',
     });
     assert.deepEqual(await byAccount('c_allocationhdr', alloc.id), { [LIABILITY]: total, [PAYMENT_SELECTION]: -(total - 4), [DISCOUNT_REVENUE]: -3, [WRITE_OFF]: -1 });
     assert.equal((await ok('GET', `/api/v1/models/c_invoice/${inv.id}`)).IsPaid, true);
+    assert.equal((await ok('GET', `/api/v1/models/c_payment/${pay.id}`)).IsAllocated, true);
   });
 
   it('an invoice written off alone is paid and posts write-off against the receivable', async () => {

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { judgePeriod, type PeriodRow } from '../../../src/documents/engine/period.js';
-import { lineFacts } from '../../../src/documents/engine/allocation-document.js';
+import { lineFacts } from '../../../src/documents/accounting/allocation-facts.js';
+import type { LineInvoice, LinePayment, SettlementLine } from '../../../src/documents/engine/allocation-lines.js';
 import { sub, toNumber } from '../../../src/documents/decimal.js';
 import { convertAmounts } from '../../../src/documents/accounting/conversion.js';
 
@@ -28,32 +29,39 @@ describe('period verdict', () => {
 });
 
 describe('allocation line facts', () => {
-  const base = { id: 1, invoice: 10, payment: 20, amount: '92', discount: '5', writeoff: '3', sales: true };
+  // Amounts in the original's signs: customer invoices and receipts positive, vendor invoices and payments negative.
+  const invoice = (sales: boolean) => ({ id: 10, sales, bpartnerId: 118 }) as unknown as LineInvoice;
+  const payment = (receipt: boolean) => ({ id: 20, receipt }) as unknown as LinePayment;
+  const line = (o: Partial<SettlementLine>): SettlementLine => ({ id: 1, allocationIso: 'USD', bpartnerId: 118, amount: '92', discount: '5', writeoff: '3', invoice: invoice(true), payment: payment(true), ...o });
   const sums = (facts: ReturnType<typeof lineFacts>) => facts.map((f) => [f.account, toNumber(sub(f.dr ?? 0, f.cr ?? 0))]);
   it('customer: cash, discount expense and write-off against the receivable', () => {
-    assert.deepEqual(sums(lineFacts(base)), [
+    assert.deepEqual(sums(lineFacts(line({}))), [
       ['b_unallocatedcash_acct', 92],
       ['paydiscount_exp_acct', 5],
       ['writeoff_acct', 3],
       ['c_receivable_acct', -100],
     ]);
   });
-  it('vendor: the liability against payment selection, discount revenue and write-off', () => {
-    assert.deepEqual(sums(lineFacts({ ...base, sales: false })), [
+  it('vendor (negative amounts): the liability against payment selection, discount revenue and write-off', () => {
+    assert.deepEqual(sums(lineFacts(line({ amount: '-92', discount: '-5', writeoff: '-3', invoice: invoice(false), payment: payment(false) }))), [
       ['v_liability_acct', 100],
-      ['b_paymentselect_acct', -92],
       ['paydiscount_rev_acct', -5],
       ['writeoff_acct', -3],
+      ['b_paymentselect_acct', -92],
     ]);
   });
-  it('an invoice without payment posts only discount and write-off; a payment without invoice posts nothing', () => {
-    assert.deepEqual(sums(lineFacts({ ...base, payment: null })), [
-      ['b_unallocatedcash_acct', 0],
+  it('an invoice without payment credits its receivable by the whole line; a payment without invoice debits its account', () => {
+    assert.deepEqual(sums(lineFacts(line({ payment: null }))), [
       ['paydiscount_exp_acct', 5],
       ['writeoff_acct', 3],
-      ['c_receivable_acct', -8],
+      ['c_receivable_acct', -100],
     ]);
-    assert.deepEqual(lineFacts({ ...base, invoice: null }), []);
+    assert.deepEqual(sums(lineFacts(line({ invoice: null, discount: '0', writeoff: '0' }))), [['b_unallocatedcash_acct', 92]]);
+    assert.deepEqual(sums(lineFacts(line({ invoice: null, amount: '-92', discount: '0', writeoff: '0', payment: payment(false) }))), [['b_paymentselect_acct', -92]]);
+  });
+  it('the receivable names the invoice\'s partner, the other facts the line\'s', () => {
+    const facts = lineFacts(line({ bpartnerId: 117 }));
+    assert.deepEqual(facts.map((f) => f.bpartnerId), [117, 117, 117, 118]);
   });
 });
 
