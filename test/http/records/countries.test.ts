@@ -422,4 +422,31 @@ describe("migration 78 (countries and regions at the original's ids)", () => {
     assert.equal((await f.server.request('GET', '/api/v1/models/c_country/9103', { token: f.ws })).status, 404);
     assert.deepEqual(await migrate(db), [], 'applied once');
   });
+
+  it('folds a second row of a place into the one at its id, and never puts a place where another one stays', async () => {
+    const db = f.server.services.db;
+    // Belgium twice (at 103 and at 9103, with an address); the demo's Oregon still at 107 while 142
+    // holds another place (a region of Germany), so neither Oregon nor Rhode Island (at 9107) has a
+    // free id to go to.
+    await db.exec(`INSERT INTO c_country (c_country_id, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, name, countrycode, displaysequence, hasregion, haspostal_add, isaddresslinesreverse, isaddresslineslocalreverse)
+        VALUES (9103, 0, 0, 'Y', now(), 100, now(), 100, 'Belgium', 'BE', '@P@ @C@', 'N', 'N', 'N', 'N');
+      INSERT INTO c_location (c_location_id, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, address1, city, c_country_id, isvalid)
+        VALUES (1000710, 11, 0, 'Y', now(), 100, now(), 100, 'Grand-Place 1', 'Brussels', 9103, 'N');
+      UPDATE c_region SET c_region_id = 9107 WHERE c_region_id = 107;
+      UPDATE c_region SET c_region_id = 107 WHERE c_region_id = 142;
+      INSERT INTO c_region (c_region_id, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, name, description, c_country_id, isdefault)
+        VALUES (142, 0, 0, 'Y', now(), 100, now(), 100, 'OR', 'Oregon (made by hand)', 101, 'N');
+      UPDATE c_location SET c_region_id = 107 WHERE c_region_id = 142;
+      DELETE FROM dictum.migration WHERE version = 78`);
+    const oregon = await countAt(db, 'SELECT count(*) AS n FROM c_location WHERE c_region_id = 107');
+    assert.ok(oregon >= 2, 'the demo addresses in Oregon');
+    assert.deepEqual(await migrate(db), [78]);
+    const { rows } = await db.query<Record<string, unknown>>(
+      `SELECT (SELECT count(*)::int FROM c_country WHERE c_country_id = 9103) AS second_belgium,
+              (SELECT c_country_id::int FROM c_location WHERE c_location_id = 1000710) AS brussels,
+              (SELECT string_agg(c_region_id || ':' || name || ':' || c_country_id, ',' ORDER BY c_region_id) FROM c_region WHERE c_region_id IN (107, 142, 9107)) AS regions,
+              (SELECT count(*)::int FROM c_location WHERE c_region_id = 107) AS oregon`,
+    );
+    assert.deepEqual(rows[0], { second_belgium: 0, brussels: 103, regions: '107:OR:100,142:OR:101,9107:RI:100', oregon });
+  });
 });
