@@ -5,6 +5,7 @@ import { isStored } from '../dictionary/ddl.js';
 import { alignIdSequence, readSeed, seedTable } from './bootstrap.js';
 import { readSeedData } from './dictionary-files.js';
 import { insertSeedRows, seedDefault } from './insert-rows.js';
+import { movePlacesToOriginalIds } from './place-ids.js';
 
 type SeedRow = Record<string, unknown>;
 
@@ -29,6 +30,9 @@ interface NaturalKey {
  * seed's current values (the formats, region flags and ISO codes of the demo's first countries).
  */
 export async function addSeedPlaces(tx: Tx, now = new Date().toISOString()): Promise<void> {
+  // The demo's first countries and regions go to the original's ids first: the seed has other
+  // places at their old ids, which the refresh below would otherwise write over them.
+  await movePlacesToOriginalIds(tx);
   // A database that has every seeded id was built from these lists: nothing to bring, and no need
   // to build the seed's dictionary (the costly part) on every new database.
   if (await hasEverySeedRow(tx, readSeedData())) return;

@@ -21,6 +21,7 @@ import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
 import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
+import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
 
 export interface Migration {
   version: number;
@@ -310,6 +311,13 @@ export const migrations: Migration[] = [
     name: "the original's countries (C_Country), their regions (C_Region) and the currencies they use (C_Currency)",
     async up(tx) {
       await addSeedPlaces(tx);
+    },
+  },
+  {
+    version: 78,
+    name: "countries and regions at the original's ids: the demo's United Kingdom, Spain, Australia and twelve US states and Canadian provinces move there with every reference to them, and the original's rows migration 77 put at id plus 9000 take their own ids",
+    async up(tx) {
+      await movePlacesToOriginalIds(tx);
     },
   },
   {
