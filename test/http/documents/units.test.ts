@@ -53,6 +53,15 @@ describe('units of measure of document lines', () => {
     assert.deepEqual((await stock.orderLines(so.id)).map((l) => l.QtyInvoiced), [12]);
   });
 
+  it('closing an order line of dozens keeps what was delivered in both units', async () => {
+    const so = await ok('POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, C_OrderLine: [{ M_Product_ID: ELM, C_UOM_ID: DOZEN, QtyEntered: 2 }], 'doc-action': 'CO' });
+    const [line] = await stock.orderLines(so.id);
+    await ok('POST', '/api/v1/models/m_inout', { C_Order_ID: so.id, M_InOutLine: [{ C_OrderLine_ID: line!.id, QtyEntered: 1 }], 'doc-action': 'CO' });
+    await ok('PUT', `/api/v1/models/c_order/${so.id}`, { 'doc-action': 'CL' });
+    const [closed] = await stock.orderLines(so.id);
+    assert.deepEqual([...qtyOf(closed!, 'QtyOrdered'), closed!.QtyDelivered, closed!.QtyLostSales, closed!.LineNetAmt], [DOZEN, 1, 12, 12, 12, 540]);
+  });
+
   it('a unit the product has no conversion to is refused, on order, invoice and shipment lines', async () => {
     const order = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, C_OrderLine: [{ M_Product_ID: AZALEA, C_UOM_ID: DOZEN, QtyEntered: 1 }] });
     assert.equal(order.status, 400, order.text);
