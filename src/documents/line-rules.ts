@@ -185,7 +185,7 @@ async function applyPrices(e: ModelEvent, header: Row, ctx: PricingContext, unit
 }
 
 /** LineNetAmt, and for invoice lines TaxAmt and LineTotalAmt. */
-async function applyAmounts(e: ModelEvent, kind: DocumentKind, header: Row): Promise<void> {
+async function applyAmounts(e: ModelEvent, header: Row): Promise<void> {
   const row = e.row;
   const precision = Number(header.doc_precision ?? 2);
   // As the original: the entered price times the entered quantity (the same as actual price times quantity in the product's unit).
@@ -229,7 +229,7 @@ export async function lineBeforeSave(e: ModelEvent, kind: DocumentKind): Promise
   await applyQuantities(e, kind.qtyColumn, units);
   const unitChanged = !isNew && e.changed.has('c_uom_id');
   if (isNew || priced.repriced || unitChanged || ['priceentered', 'pricelist', 'pricelimit'].some((c) => e.changed.has(c))) await applyPrices(e, header, ctx, units);
-  await applyAmounts(e, kind, header);
+  await applyAmounts(e, header);
   if (isNew && isEmptyValue(row.line)) {
     const { rows } = await e.tx.query<{ max: number | null }>(`SELECT MAX(line) AS max FROM ${ident(kind.line)} WHERE ${ident(kind.headerKey)} = $1`, [headerId]);
     row.line = nextLineNo(rows[0]?.max ?? 0);
