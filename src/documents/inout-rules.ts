@@ -122,7 +122,11 @@ export async function inoutLineBeforeSave(e: ModelEvent): Promise<void> {
   }
   const productId = idOf(row.m_product_id);
   const productUom = productId === null ? null : await productUnit(e, productId);
-  if (productUom !== null) await fillUnset(e, 'c_uom_id', productUom);
+  if (productUom !== null) {
+    // A new product brings its unit, unless the same change names another.
+    if (!isNew && e.changed.has('m_product_id') && !e.changed.has('c_uom_id')) row.c_uom_id = productUom;
+    else await fillUnset(e, 'c_uom_id', productUom);
+  }
   const units = await unitConversion(e.tx, e.memo, productId, idOf(row.c_uom_id), productUom, Number(row.ad_client_id ?? e.auth.clientId));
   await applyQuantities(e, 'movementqty', units);
   if (productId !== null) await fillUnset(e, 'm_locator_id', header.locator_id);

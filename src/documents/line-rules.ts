@@ -169,8 +169,7 @@ export async function applyQuantities(e: ModelEvent, qtyColumn: string, units: U
   if (source === 'entered') {
     row.qtyentered = row.qtyentered ?? 0;
     row[qtyColumn] = units.toProductQty(amount(row.qtyentered));
-  }
-  else if (source === 'product') row.qtyentered = units.toEnteredQty(amount(row[qtyColumn]));
+  } else if (source === 'product') row.qtyentered = units.toEnteredQty(amount(row[qtyColumn]));
 }
 
 /** The actual price is the entered one in the product's unit; the discount follows; a limit price may be enforced. */

@@ -14,7 +14,7 @@ import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 import { addProcessSeed } from '../../processes/process-seed.js';
 import { addPrintProcessSeed } from '../../print/print-seed.js';
 import { addPeriodControls } from '../../documents/engine/period.js';
-import { addDemoMatches, mergeDoubleMatches } from '../../documents/engine/matching.js';
+import { addDemoMatches, mergeDoubleMatches } from '../../documents/engine/match-demo.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
 import { addWorkflowSeed } from '../../workflow/workflow-seed.js';
 import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';

@@ -4,7 +4,8 @@ import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js
 import { moveStock } from '../stock/movements.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
-import { matchReceipt, reverseReceiptMatches } from './matching.js';
+import { matchReceipt } from './matching.js';
+import { reverseReceiptMatches } from './match-reversal.js';
 import { postMatchInvoiceReversals, postMatchInvoices } from './match-posting.js';
 import { createReversal, type ReversalDetail } from './reversal.js';
 

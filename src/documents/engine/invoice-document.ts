@@ -6,7 +6,8 @@ import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, require
 import type { DocumentContext, DocumentType } from './document-type.js';
 import { recomputeTotals } from './recompute.js';
 import { createReversal } from './reversal.js';
-import { matchInvoice, reverseInvoiceMatches } from './matching.js';
+import { matchInvoice } from './matching.js';
+import { reverseInvoiceMatches } from './match-reversal.js';
 import { postMatchInvoiceReversals, postMatchInvoices } from './match-posting.js';
 
 interface PostingFacts {

@@ -2,7 +2,7 @@ import { add, compare, div, mul, sub, ZERO, type Decimal } from '../decimal.js';
 import { nowTimestamp } from '../row-values.js';
 import { accountSchema, postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
 import { refuse, type DocumentContext } from './document-type.js';
-import type { MatchInvReversal } from './matching.js';
+import type { MatchInvReversal } from './match-reversal.js';
 import { checkPeriod } from './period.js';
 
 interface MatchInvFacts {

@@ -2,6 +2,20 @@ import type { Queryable } from '../../db/types.js';
 import { compare, dec, isZero, sub, toText, type Decimal } from '../decimal.js';
 import { nowTimestamp } from '../row-values.js';
 import { refuse } from './document-type.js';
+import {
+  addInvoiceLine,
+  addReceiptLine,
+  candidates,
+  common,
+  id,
+  insertMatchPO,
+  matchInvoiceWithReceipt,
+  reduceMatch,
+  type Candidate,
+  type LineFacts,
+  type MatchOrigin,
+  type Stamp,
+} from './match-rows.js';
 
 /**
  * Matching of the purchase side, as the original's MMatchPO / MMatchInv: a purchase order line is
@@ -13,146 +27,6 @@ import { refuse } from './document-type.js';
  * completes, undone when it is reversed. The matched quantities of an order line never exceed
  * what it ordered: a receipt or invoice that would go beyond is refused.
  */
-
-/** What the matches written by a completing document take from it. */
-export interface MatchOrigin {
-  userId: number;
-  /** The completing document's transaction date, accounting date and number. */
-  dateTrx: unknown;
-  dateAcct: unknown;
-  documentNo: string;
-}
-
-interface Stamp extends MatchOrigin {
-  now: string;
-  side: 'receipt' | 'invoice';
-}
-
-interface MatchPORow {
-  m_matchpo_id: number;
-  qty: string;
-  m_inoutline_id: number | null;
-  c_invoiceline_id: number | null;
-  /** The receipt line the invoice line of the match names itself, if any. */
-  invoice_names: number | null;
-  invoice_unreceived: string | null;
-}
-
-interface Candidate {
-  id: number;
-  qty: Decimal;
-  inoutLineId: number | null;
-  invoiceLineId: number | null;
-  invoiceNames: number | null;
-  /** What of the match's invoice line no receipt line is matched with yet (M_MatchInv). */
-  invoiceUnreceived: Decimal;
-}
-
-const id = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-const CANDIDATES_SQL = `SELECT m.m_matchpo_id, m.qty::text AS qty, m.m_inoutline_id, m.c_invoiceline_id, il.m_inoutline_id AS invoice_names,
-    (il.qtyinvoiced - COALESCE((SELECT sum(mi.qty) FROM m_matchinv mi
-                   WHERE mi.c_invoiceline_id = il.c_invoiceline_id AND mi.reversal_id IS NULL AND mi.m_inoutline_id IS DISTINCT FROM $2::bigint), 0))::text AS invoice_unreceived
-  FROM m_matchpo m LEFT JOIN c_invoiceline il ON il.c_invoiceline_id = m.c_invoiceline_id
- WHERE m.c_orderline_id = $1 AND m.reversal_id IS NULL AND m.qty > 0 ORDER BY m.m_matchpo_id`;
-
-/**
- * The order line's matches that may take a receipt or invoice line (the original's not-matched
- * list), oldest first; what their invoice lines have not received leaves out the receipt line
- * being matched (its own invoice match is written just before).
- */
-async function candidates(q: Queryable, orderLineId: number, receiptLineId: number | null = null): Promise<Candidate[]> {
-  const { rows } = await q.query<MatchPORow>(CANDIDATES_SQL, [orderLineId, receiptLineId], { name: 'doc_match_po_candidates' });
-  return rows.map((r) => ({
-    id: Number(r.m_matchpo_id),
-    qty: dec(r.qty),
-    inoutLineId: id(r.m_inoutline_id),
-    invoiceLineId: id(r.c_invoiceline_id),
-    invoiceNames: id(r.invoice_names),
-    invoiceUnreceived: dec(r.invoice_unreceived ?? 0),
-  }));
-}
-
-const INSERT_MATCH_INV = `INSERT INTO m_matchinv (m_matchinv_id, m_matchinv_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-    m_inoutline_id, c_invoiceline_id, m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, documentno)
-  SELECT nextval('m_matchinv_sq'), gen_random_uuid()::text, il.ad_client_id, il.ad_org_id, 'Y', $4::timestamp, $5::bigint, $4::timestamp, $5::bigint,
-    sl.m_inoutline_id, il.c_invoiceline_id, il.m_product_id, COALESCE(NULLIF(il.m_attributesetinstance_id, 0), sl.m_attributesetinstance_id),
-    $6::timestamp, GREATEST(CASE WHEN $8::text = 'invoice' THEN $7::timestamp ELSE i.dateacct END, CASE WHEN $8::text = 'receipt' THEN $7::timestamp ELSE s.dateacct END),
-    $3::numeric, 'Y', 'N', $9::text
-    FROM c_invoiceline il JOIN c_invoice i ON i.c_invoice_id = il.c_invoice_id
-    CROSS JOIN m_inoutline sl JOIN m_inout s ON s.m_inout_id = sl.m_inout_id
-   WHERE il.c_invoiceline_id = $1::bigint AND sl.m_inoutline_id = $2::bigint
-     AND NOT EXISTS (SELECT 1 FROM m_matchinv m WHERE m.c_invoiceline_id = il.c_invoiceline_id AND m.m_inoutline_id = sl.m_inoutline_id)
-  RETURNING m_matchinv_id`;
-
-/**
- * The M_MatchInv of an invoice line and a receipt line, unless they have one: dated by the later
- * accounting date of both documents. Returns the new row's id.
- */
-async function matchInvoiceWithReceipt(q: Queryable, invoiceLineId: number, inoutLineId: number, qty: Decimal, s: Stamp): Promise<number | null> {
-  const { rows } = await q.query<{ m_matchinv_id: number }>(
-    INSERT_MATCH_INV,
-    [invoiceLineId, inoutLineId, toText(qty), s.now, s.userId, s.dateTrx, s.dateAcct, s.side, s.documentNo],
-    { name: 'doc_match_inv_insert' },
-  );
-  return rows[0] ? Number(rows[0].m_matchinv_id) : null;
-}
-
-/** The difference of the order's and the invoice's price for the quantity, when both are in the same currency (the original's PriceMatchDifference). */
-const PRICE_DIFFERENCE = (orderLine: string, invoiceLine: string, qty: string) => `(SELECT (pol.priceactual - pil.priceactual) * ${qty}
-    FROM c_orderline pol JOIN c_order po ON po.c_order_id = pol.c_order_id, c_invoiceline pil JOIN c_invoice pi ON pi.c_invoice_id = pil.c_invoice_id
-   WHERE pol.c_orderline_id = ${orderLine} AND pil.c_invoiceline_id = ${invoiceLine} AND pi.c_currency_id = po.c_currency_id)`;
-
-const INSERT_MATCH_PO = `INSERT INTO m_matchpo (m_matchpo_id, m_matchpo_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-    c_orderline_id, m_inoutline_id, c_invoiceline_id, m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, isapproved,
-    documentno, pricematchdifference)
-  SELECT nextval('m_matchpo_sq'), gen_random_uuid()::text, ol.ad_client_id, $5::bigint, 'Y', $8::timestamp, $9::bigint, $8::timestamp, $9::bigint,
-    ol.c_orderline_id, $2::bigint, $3::bigint, $6::bigint, $7::bigint, $10::timestamp, $11::timestamp, $4::numeric, 'Y', 'N', 'Y', $12::text,
-    ${PRICE_DIFFERENCE('ol.c_orderline_id', '$3::bigint', '$4::numeric')}
-    FROM c_orderline ol WHERE ol.c_orderline_id = $1`;
-
-interface LineFacts {
-  orgId: number;
-  productId: number;
-  asiId: number | null;
-}
-
-async function insertMatchPO(q: Queryable, orderLineId: number, inoutLineId: number | null, invoiceLineId: number | null, qty: Decimal, line: LineFacts, s: Stamp): Promise<void> {
-  await q.query(
-    INSERT_MATCH_PO,
-    [orderLineId, inoutLineId, invoiceLineId, toText(qty), line.orgId, line.productId, line.asiId, s.now, s.userId, s.dateTrx, s.dateAcct, s.documentNo],
-    { name: 'doc_match_po_insert' },
-  );
-}
-
-/** A match of an invoice line takes a receipt line too (dated by the receipt, as the original). */
-async function addReceiptLine(q: Queryable, matchId: number, inoutLineId: number, s: Stamp): Promise<void> {
-  await q.query(`UPDATE m_matchpo SET m_inoutline_id = $2, dateacct = $3::timestamp, updated = $4::timestamp, updatedby = $5 WHERE m_matchpo_id = $1`, [matchId, inoutLineId, s.dateAcct, s.now, s.userId], {
-    name: 'doc_match_po_add_receipt',
-  });
-}
-
-/** A match of a receipt line takes an invoice line too. */
-async function addInvoiceLine(q: Queryable, matchId: number, invoiceLineId: number, s: Stamp): Promise<void> {
-  await q.query(
-    `UPDATE m_matchpo m SET c_invoiceline_id = $2, pricematchdifference = ${PRICE_DIFFERENCE('m.c_orderline_id', '$2::bigint', 'm.qty')}, updated = $3::timestamp, updatedby = $4
-      WHERE m.m_matchpo_id = $1`,
-    [matchId, invoiceLineId, s.now, s.userId],
-    { name: 'doc_match_po_add_invoice' },
-  );
-}
-
-/** Takes `qty` off a match (it goes to a new one); a match left with nothing is removed. */
-async function reduceMatch(q: Queryable, matchId: number, qty: Decimal, s: Stamp): Promise<void> {
-  await q.query(`UPDATE m_matchpo SET qty = qty - $2::numeric, updated = $3::timestamp, updatedby = $4 WHERE m_matchpo_id = $1`, [matchId, toText(qty), s.now, s.userId], { name: 'doc_match_po_reduce' });
-  await q.query(`DELETE FROM m_matchpo WHERE m_matchpo_id = $1 AND qty = 0`, [matchId], { name: 'doc_match_po_empty' });
-}
-
-/** Of two quantities of the same sign, the one nearer to zero (what both documents hold); null when their signs differ. */
-function common(a: Decimal, b: Decimal): Decimal | null {
-  if (compare(a, 0) !== compare(b, 0)) return null;
-  return compare(a, 0) >= 0 ? (compare(a, b) <= 0 ? a : b) : compare(a, b) >= 0 ? a : b;
-}
 
 // ---------------------------------------------------------------- receipts
 
@@ -379,151 +253,4 @@ async function refuseOverMatching(q: Queryable, orderLineIds: number[]): Promise
       }
     }
   }
-}
-
-// ---------------------------------------------------------------- reversals
-
-/** A reversed M_MatchInv and its reversal, for posting. */
-export interface MatchInvReversal {
-  original: number;
-  reversal: number;
-  posted: boolean;
-}
-
-/**
- * Reversal copies of the matches (of `table`) whose `lineColumn` is a line of the document: a copy
- * with negated quantity dated `date`, each pointing at the other through Reversal_ID, as the
- * original's match reverse. Returns the pairs.
- */
-async function reverseRows(q: Queryable, table: 'm_matchinv' | 'm_matchpo', lineColumn: 'm_inoutline_id' | 'c_invoiceline_id', lineIds: string, headerId: number, date: unknown, userId: number) {
-  const cols = table === 'm_matchinv' ? 'm_inoutline_id, c_invoiceline_id' : 'c_orderline_id, m_inoutline_id, c_invoiceline_id, isapproved, pricematchdifference';
-  const { rows } = await q.query<{ original: number; reversal: number; posted: string }>(
-    `WITH src AS (
-       SELECT m.*, nextval('${table}_sq') AS new_id FROM ${table} m WHERE m.${lineColumn} IN (${lineIds}) AND m.reversal_id IS NULL),
-     ins AS (
-       INSERT INTO ${table} (${table}_id, ${table}_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, ${cols},
-         m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, documentno, description, reversal_id)
-       SELECT new_id, gen_random_uuid()::text, ad_client_id, ad_org_id, 'Y', $3::timestamp, $4, $3::timestamp, $4, ${cols},
-         m_product_id, m_attributesetinstance_id, $2::timestamp, $2::timestamp, -qty, 'Y', 'N', documentno || '^', description, ${table}_id FROM src ORDER BY ${table}_id)
-     UPDATE ${table} m SET reversal_id = src.new_id, updated = $3::timestamp, updatedby = $4 FROM src WHERE m.${table}_id = src.${table}_id
-     RETURNING m.${table}_id AS original, src.new_id AS reversal, m.posted`,
-    [headerId, date, nowTimestamp(), userId],
-  );
-  return rows.map((r) => ({ original: Number(r.original), reversal: Number(r.reversal), posted: r.posted === 'Y' }));
-}
-
-const RECEIPT_LINE_IDS = 'SELECT l.m_inoutline_id FROM m_inoutline l WHERE l.m_inout_id = $1';
-const INVOICE_LINE_IDS = 'SELECT l.c_invoiceline_id FROM c_invoiceline l WHERE l.c_invoice_id = $1';
-
-/**
- * Reversing a receipt reverses the matches of its lines; what of them was invoiced goes back to
- * the invoice line's own match (added to an open one of the same invoice line, else a new one),
- * so the order line stays invoiced, as the original's MMatchPO.reverse.
- */
-export async function reverseReceiptMatches(q: Queryable, inoutId: number, date: unknown, userId: number): Promise<MatchInvReversal[]> {
-  const reversed = await reverseRows(q, 'm_matchinv', 'm_inoutline_id', RECEIPT_LINE_IDS, inoutId, date, userId);
-  const pos = await reverseRows(q, 'm_matchpo', 'm_inoutline_id', RECEIPT_LINE_IDS, inoutId, date, userId);
-  const now = nowTimestamp();
-  for (const { original } of pos) {
-    const { rows } = await q.query(
-      `UPDATE m_matchpo o SET qty = o.qty + r.qty, updated = $2::timestamp, updatedby = $3
-         FROM m_matchpo r
-        WHERE r.m_matchpo_id = $1 AND r.c_invoiceline_id IS NOT NULL
-          AND o.m_matchpo_id = (SELECT x.m_matchpo_id FROM m_matchpo x WHERE x.c_invoiceline_id = r.c_invoiceline_id AND x.c_orderline_id = r.c_orderline_id
-                                   AND x.m_inoutline_id IS NULL AND x.reversal_id IS NULL AND x.posted = 'N' ORDER BY x.m_matchpo_id LIMIT 1)
-       RETURNING o.m_matchpo_id`,
-      [original, now, userId],
-    );
-    if (rows.length) continue;
-    await q.query(
-      `INSERT INTO m_matchpo (m_matchpo_id, m_matchpo_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-         c_orderline_id, c_invoiceline_id, m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, isapproved, documentno, pricematchdifference)
-       SELECT nextval('m_matchpo_sq'), gen_random_uuid()::text, r.ad_client_id, r.ad_org_id, 'Y', $2::timestamp, $3, $2::timestamp, $3,
-         r.c_orderline_id, r.c_invoiceline_id, r.m_product_id, r.m_attributesetinstance_id, r.datetrx, r.dateacct, r.qty, 'Y', 'N', r.isapproved, r.documentno, r.pricematchdifference
-         FROM m_matchpo r WHERE r.m_matchpo_id = $1 AND r.c_invoiceline_id IS NOT NULL`,
-      [original, now, userId],
-    );
-  }
-  return reversed;
-}
-
-/**
- * Reversing a vendor invoice reverses the M_MatchInv of its lines; its purchase order matches are
- * undone as the original does for matches not posted: one of the invoice line alone is removed,
- * one that also holds a receipt line keeps only the receipt line.
- */
-export async function reverseInvoiceMatches(q: Queryable, invoiceId: number, date: unknown, userId: number): Promise<MatchInvReversal[]> {
-  const reversed = await reverseRows(q, 'm_matchinv', 'c_invoiceline_id', INVOICE_LINE_IDS, invoiceId, date, userId);
-  await q.query(`DELETE FROM m_matchpo WHERE c_invoiceline_id IN (${INVOICE_LINE_IDS}) AND m_inoutline_id IS NULL AND reversal_id IS NULL`, [invoiceId]);
-  await q.query(
-    `UPDATE m_matchpo SET c_invoiceline_id = NULL, pricematchdifference = NULL, updated = $2::timestamp, updatedby = $3
-      WHERE c_invoiceline_id IN (${INVOICE_LINE_IDS}) AND reversal_id IS NULL`,
-    [invoiceId, nowTimestamp(), userId],
-  );
-  return reversed;
-}
-
-// ---------------------------------------------------------------- demo
-
-/**
- * Matches of the demo's completed purchase documents (for databases created before matching), as
- * the rules above give them: M_MatchInv for the invoice lines naming receipt lines, one M_MatchPO
- * per receipt line holding the invoice line of the same quantity that names it, one per invoice
- * line of an order line otherwise.
- */
-export async function addDemoMatches(q: Queryable): Promise<void> {
-  const now = new Date().toISOString();
-  const done = `IN ('CO', 'CL')`;
-  await q.query(
-    `INSERT INTO m_matchinv (m_matchinv_id, m_matchinv_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-       m_inoutline_id, c_invoiceline_id, m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, documentno)
-     SELECT nextval('m_matchinv_sq'), gen_random_uuid()::text, il.ad_client_id, il.ad_org_id, 'Y', $1::timestamp, 100, $1::timestamp, 100,
-       sl.m_inoutline_id, il.c_invoiceline_id, il.m_product_id, COALESCE(il.m_attributesetinstance_id, sl.m_attributesetinstance_id),
-       GREATEST(i.dateacct, s.dateacct), GREATEST(i.dateacct, s.dateacct), LEAST(il.qtyinvoiced, sl.movementqty), 'Y', 'N', i.documentno
-       FROM c_invoiceline il JOIN c_invoice i ON i.c_invoice_id = il.c_invoice_id
-       JOIN m_inoutline sl ON sl.m_inoutline_id = il.m_inoutline_id JOIN m_inout s ON s.m_inout_id = sl.m_inout_id
-      WHERE i.issotrx = 'N' AND s.issotrx = 'N' AND i.docstatus ${done} AND s.docstatus ${done} AND il.m_product_id IS NOT NULL AND il.qtyinvoiced > 0
-        AND NOT EXISTS (SELECT 1 FROM m_matchinv m WHERE m.c_invoiceline_id = il.c_invoiceline_id AND m.m_inoutline_id = sl.m_inoutline_id)
-      ORDER BY il.c_invoiceline_id`,
-    [now],
-  );
-  const columns = `m_matchpo_id, m_matchpo_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-       c_orderline_id, m_inoutline_id, c_invoiceline_id, m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, isapproved, documentno`;
-  await q.query(
-    `INSERT INTO m_matchpo (${columns})
-     SELECT nextval('m_matchpo_sq'), gen_random_uuid()::text, sl.ad_client_id, sl.ad_org_id, 'Y', $1::timestamp, 100, $1::timestamp, 100,
-       sl.c_orderline_id, sl.m_inoutline_id, il.c_invoiceline_id, sl.m_product_id, sl.m_attributesetinstance_id, s.dateacct, s.dateacct, sl.movementqty, 'Y', 'N', 'Y', s.documentno
-       FROM m_inoutline sl JOIN m_inout s ON s.m_inout_id = sl.m_inout_id
-       LEFT JOIN LATERAL (SELECT x.c_invoiceline_id FROM c_invoiceline x JOIN c_invoice i ON i.c_invoice_id = x.c_invoice_id
-                           WHERE x.m_inoutline_id = sl.m_inoutline_id AND x.c_orderline_id = sl.c_orderline_id AND x.qtyinvoiced = sl.movementqty
-                             AND i.issotrx = 'N' AND i.docstatus ${done} ORDER BY x.c_invoiceline_id LIMIT 1) il ON true
-      WHERE s.issotrx = 'N' AND s.movementtype = 'V+' AND s.docstatus ${done} AND sl.c_orderline_id IS NOT NULL AND sl.m_product_id IS NOT NULL AND sl.movementqty > 0
-        AND NOT EXISTS (SELECT 1 FROM m_matchpo m WHERE m.m_inoutline_id = sl.m_inoutline_id)
-      ORDER BY sl.m_inoutline_id`,
-    [now],
-  );
-  await q.query(
-    `INSERT INTO m_matchpo (${columns})
-     SELECT nextval('m_matchpo_sq'), gen_random_uuid()::text, il.ad_client_id, il.ad_org_id, 'Y', $1::timestamp, 100, $1::timestamp, 100,
-       il.c_orderline_id, NULL, il.c_invoiceline_id, il.m_product_id, il.m_attributesetinstance_id, i.dateacct, i.dateacct, il.qtyinvoiced, 'Y', 'N', 'Y', i.documentno
-       FROM c_invoiceline il JOIN c_invoice i ON i.c_invoice_id = il.c_invoice_id
-      WHERE i.issotrx = 'N' AND i.docstatus ${done} AND il.c_orderline_id IS NOT NULL AND il.m_product_id IS NOT NULL AND il.qtyinvoiced > 0
-        AND NOT EXISTS (SELECT 1 FROM m_matchpo m WHERE m.c_invoiceline_id = il.c_invoiceline_id)
-      ORDER BY il.c_invoiceline_id`,
-    [now],
-  );
-}
-
-/**
- * Databases matched before one M_MatchPO held both a receipt line and an invoice line have, for
- * such a pair, the invoice's match (which named the receipt line) and the receipt's own: the
- * receipt's copy goes, so that the order line's matches add up to what it received.
- */
-export async function mergeDoubleMatches(q: Queryable): Promise<void> {
-  await q.query(
-    `DELETE FROM m_matchpo r
-      WHERE r.c_invoiceline_id IS NULL AND r.m_inoutline_id IS NOT NULL AND r.reversal_id IS NULL
-        AND EXISTS (SELECT 1 FROM m_matchpo c WHERE c.m_inoutline_id = r.m_inoutline_id AND c.c_orderline_id = r.c_orderline_id
-                      AND c.c_invoiceline_id IS NOT NULL AND c.reversal_id IS NULL AND c.qty = r.qty)`,
-  );
 }
