@@ -103,9 +103,10 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
 
 /**
  * Customer and vendor invoices and credit memos: complete posts receivable or liability against
- * revenue or not-invoiced receipts and taxes, and counts the invoiced quantities on the order
- * lines; the open amount is the grand total less the allocations (IsPaid when none is left);
- * a completed invoice is voided or reversed by a reversal invoice.
+ * revenue, inventory clearing or expense and taxes, counts the invoiced quantities on the order
+ * lines and matches vendor invoices with receipts and purchase orders (posting the matches); the
+ * open amount is the grand total less the allocations (IsPaid when none is left); a completed
+ * invoice is voided or reversed by a reversal invoice.
  */
 export const invoiceDocument: DocumentType = {
   table: 'c_invoice',
