@@ -1,6 +1,8 @@
 import type { Tx } from '../db/types.js';
 import type { ModelEvent, Row } from '../events/model-events.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
+import { applyQuantities } from './line-rules.js';
+import { unitConversion } from './units.js';
 
 /** Movement type of a shipment or receipt from its document type's base type and side. */
 export function movementTypeOf(docBaseType: string | null, isSOTrx: boolean): string {
@@ -92,32 +94,49 @@ const ORDER_LINE_SQL = `SELECT ol.c_order_id, ol.m_product_id, ol.c_uom_id, ol.m
 
 /**
  * A shipment or receipt line: product, unit and attribute instance from its order line, the open
- * quantity of that line when no quantity is given, MovementQty from QtyEntered, the default
- * locator of the header's warehouse, the next line number. Lines of a processed document cannot
- * change; an order line of another order than the header's is refused.
+ * quantity of that line when no quantity is given, the product's unit when the line names none,
+ * MovementQty (product unit) and QtyEntered (line unit) one from the other through the unit
+ * conversion, whichever the caller gives (refused when the line's unit has no conversion to the
+ * product's), the default locator of the header's warehouse, the next line number. Lines of a
+ * processed document cannot change; an order line of another order than the header's is refused.
  */
 export async function inoutLineBeforeSave(e: ModelEvent): Promise<void> {
   const row = e.row;
+  const isNew = e.type === 'before-new';
   const { rows } = await e.tx.query<Row>(LINE_HEADER_SQL, [row.m_inout_id], { name: 'doc_inout_line_header' });
   const header = rows[0];
   if (!header) throw invalid(`Shipment ${String(row.m_inout_id)} not found for column M_InOut_ID`);
   if (header.processed === 'Y') throw invalid(`M_InOut ${String(header.documentno)} is processed: its lines cannot change (column M_InOut_ID)`);
   const orderLineId = idOf(row.c_orderline_id);
-  if (orderLineId !== null && (e.type === 'before-new' || e.changed.has('c_orderline_id'))) {
+  if (orderLineId !== null && (isNew || e.changed.has('c_orderline_id'))) {
     const ol = (await e.tx.query<Row>(ORDER_LINE_SQL, [orderLineId], { name: 'doc_inout_orderline' })).rows[0];
     if (!ol) throw invalid(`Order line ${orderLineId} not found for column C_OrderLine_ID`);
     if (idOf(header.c_order_id) !== null && idOf(ol.c_order_id) !== idOf(header.c_order_id)) throw invalid(`Order line ${orderLineId} is not a line of the shipment's order (column C_OrderLine_ID)`);
     for (const c of ['m_product_id', 'c_uom_id', 'c_charge_id']) await fillUnset(e, c, ol[c]);
     fillEmpty(e, 'm_attributesetinstance_id', ol.m_attributesetinstance_id);
-    const noQty = (c: string) => isEmptyValue(row[c]) || isDefaulted(e, c);
-    if ((await noQty('qtyentered')) && (await noQty('movementqty'))) row.qtyentered = row.movementqty = Math.max(Number(ol.qtyordered) - Number(ol.qtydelivered), 0);
+    if (isNew && !e.given?.has('qtyentered') && !e.given?.has('movementqty')) {
+      // What the order line still owes, in the product's unit; QtyEntered follows below.
+      row.movementqty = Math.max(Number(ol.qtyordered) - Number(ol.qtydelivered), 0);
+      row.qtyentered = null;
+    }
   }
-  if (isEmptyValue(row.movementqty) || (await isDefaulted(e, 'movementqty')) || e.changed.has('qtyentered')) row.movementqty = row.qtyentered;
-  if (isEmptyValue(row.qtyentered)) row.qtyentered = row.movementqty;
-  if (idOf(row.m_product_id) !== null && isEmptyValue(row.c_uom_id)) {
-    const { rows: p } = await e.tx.query<{ c_uom_id: number }>('SELECT c_uom_id FROM m_product WHERE m_product_id = $1', [row.m_product_id]);
-    fillEmpty(e, 'c_uom_id', p[0]?.c_uom_id);
+  const productId = idOf(row.m_product_id);
+  const productUom = productId === null ? null : await productUnit(e, productId);
+  if (productUom !== null) {
+    // A new product brings its unit, unless the same change names another.
+    if (!isNew && e.changed.has('m_product_id') && !e.changed.has('c_uom_id')) row.c_uom_id = productUom;
+    else await fillUnset(e, 'c_uom_id', productUom);
   }
-  if (idOf(row.m_product_id) !== null) await fillUnset(e, 'm_locator_id', header.locator_id);
-  if (e.type === 'before-new' && isEmptyValue(row.line)) row.line = (Math.floor(Number(header.max_line) / 10) + 1) * 10;
+  const units = await unitConversion(e.tx, e.memo, productId, idOf(row.c_uom_id), productUom, Number(row.ad_client_id ?? e.auth.clientId));
+  await applyQuantities(e, 'movementqty', units);
+  if (productId !== null) await fillUnset(e, 'm_locator_id', header.locator_id);
+  if (isNew && isEmptyValue(row.line)) row.line = (Math.floor(Number(header.max_line) / 10) + 1) * 10;
+}
+
+/** A product's own unit (once per operation). */
+function productUnit(e: ModelEvent, productId: number): Promise<number | null> {
+  return e.memo.get('m_product', `uom:${productId}`, async () => {
+    const { rows } = await e.tx.query<{ c_uom_id: number | null }>('SELECT c_uom_id FROM m_product WHERE m_product_id = $1', [productId], { name: 'doc_product_uom' });
+    return idOf(rows[0]?.c_uom_id);
+  });
 }

@@ -39,7 +39,8 @@ const SOURCE_SQL = `SELECT ol.c_orderline_id, ol.c_order_id, ol.m_product_id, ol
 /**
  * An invoice line created from an order line or a shipment line: product or charge, unit, tax and
  * prices of the order line; the quantity shipped on the shipment line, else what the order line
- * has not invoiced yet. Set before the invoice line's pricing rules, which keep given prices.
+ * has not invoiced yet (in the product's unit, when the caller gives no quantity). Set before the
+ * invoice line's pricing rules, which keep given prices and convert quantities between units.
  */
 export async function invoiceLineFromSource(e: ModelEvent): Promise<void> {
   if (e.type !== 'before-new') return;
@@ -57,11 +58,11 @@ export async function invoiceLineFromSource(e: ModelEvent): Promise<void> {
   const src = rows[0];
   if (!src) throw invalid(`Order line ${String(orderLineId)} not found for column C_OrderLine_ID`);
   for (const c of ['m_product_id', 'c_charge_id', 'c_uom_id', 'c_tax_id']) await fillUnset(e, c, src[c] ?? (c === 'm_product_id' ? src.inout_product_id : null));
-  const noQty = isEmptyValue(row.qtyentered) || (await isDefaulted(e, 'qtyentered'));
+  const noQty = !e.given?.has('qtyentered') && !e.given?.has('qtyinvoiced') && (isEmptyValue(row.qtyentered) || (await isDefaulted(e, 'qtyentered')));
   if (noQty) {
-    const qty = inoutLineId !== null ? Number(src.movementqty) : Math.max(Number(src.qtyordered ?? 0) - Number(src.qtyinvoiced ?? 0), 0);
-    row.qtyentered = qty;
-    row.qtyinvoiced = qty;
+    // In the product's unit; the line rules give QtyEntered in the line's unit from it.
+    row.qtyinvoiced = inoutLineId !== null ? Number(src.movementqty) : Math.max(Number(src.qtyordered ?? 0) - Number(src.qtyinvoiced ?? 0), 0);
+    row.qtyentered = null;
   }
   if (src.c_orderline_id !== null && src.c_orderline_id !== undefined) {
     for (const c of ['priceentered', 'priceactual', 'pricelist', 'pricelimit']) if (isEmptyValue(row[c])) row[c] = src[c];

@@ -6,6 +6,7 @@ import { discountPercent, isUnderLimit, lineNetAmount, nextLineNo, taxAmount } f
 import { chargeTax, prefetchProductFacts, productFacts, taxRate, type PricingContext } from './pricing.js';
 import { recomputeDocument } from './totals.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
+import { IDENTITY, unitConversion, type UnitConversion } from './units.js';
 
 /**
  * The header of a line, locked for the rest of the transaction, with its currency precision and
@@ -95,12 +96,17 @@ const amount = (v: unknown): DecimalInput => (typeof v === 'number' || typeof v 
 /** Whether the caller set a column: a non-empty value on a new line, a changed one on an update. */
 const givenBy = (e: ModelEvent) => (c: string): boolean => (e.type === 'before-new' ? !isEmptyValue(e.row[c]) : e.changed.has(c));
 
+/** How a line was priced from its product: whether it was, and whether PriceEntered holds a price per product unit still to convert. */
+interface Priced {
+  repriced: boolean;
+  inProductUnit: boolean;
+}
+
 /**
  * A new product brings its unit, its prices on the price list's current version (unless the caller
- * set them) and its tax category's tax; a charge brings its tax category's tax. Returns whether
- * the line was priced from the product.
+ * set them) and its tax category's tax; a charge brings its tax category's tax.
  */
-async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise<boolean> {
+async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise<Priced> {
   const row = e.row;
   const isNew = e.type === 'before-new';
   const given = givenBy(e);
@@ -108,40 +114,69 @@ async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise
   if (productId === null) {
     const chargeId = idOf(row.c_charge_id);
     if (chargeId !== null && (isNew || e.changed.has('c_charge_id'))) await derive(e, 'c_tax_id', await chargeTax(e.tx, chargeId, ctx));
-    return false;
+    return { repriced: false, inProductUnit: false };
   }
-  if (!isNew && !e.changed.has('m_product_id')) return false;
+  if (!isNew && !e.changed.has('m_product_id')) return { repriced: false, inProductUnit: false };
   const p = await productFacts(e.tx, e.memo, productId, ctx);
-  if (!p) return false;
+  if (!p) return { repriced: false, inProductUnit: false };
   await derive(e, 'c_uom_id', idOf(p.c_uom_id));
+  let inProductUnit = false;
   if (p.pricestd !== null && p.pricestd !== undefined) {
+    // Price list prices are per unit of the product.
     if (!given('pricelist')) row.pricelist = p.pricelist ?? 0;
     if (!given('pricelimit')) row.pricelimit = p.pricelimit ?? 0;
-    if (!given('priceentered')) row.priceentered = p.pricestd;
+    if (!given('priceentered')) {
+      row.priceentered = p.pricestd;
+      inProductUnit = true;
+    }
   } else if (!given('priceentered')) {
     throw invalid(`Product ${productId} is not on the price list valid on ${ctx.date.slice(0, 10)}: give PriceEntered (column M_Product_ID)`);
   }
   await derive(e, 'c_tax_id', idOf(p.tax_id));
-  return true;
+  return { repriced: true, inProductUnit };
 }
 
-/** The quantity in the product's unit follows the entered one (same unit), or the other way round when only it is set. */
-async function applyQuantities(e: ModelEvent, kind: DocumentKind): Promise<void> {
+/** The conversion between the line's unit and its product's (the product's unit comes from the memo of its prices). */
+async function lineUnits(e: ModelEvent, ctx: PricingContext): Promise<UnitConversion> {
+  const productId = idOf(e.row.m_product_id);
+  if (productId === null) return IDENTITY;
+  const p = await productFacts(e.tx, e.memo, productId, ctx);
+  return unitConversion(e.tx, e.memo, productId, idOf(e.row.c_uom_id), idOf(p?.c_uom_id), ctx.clientId);
+}
+
+/**
+ * Which of a line's quantities decides the other: the entered one (in the line's unit) when the
+ * caller gives it, or gives neither, or changes the unit or product; the one in the product's unit
+ * when only it is given (or set by an earlier rule, which leaves QtyEntered empty).
+ */
+export async function quantitySource(e: ModelEvent, qtyColumn: string): Promise<'entered' | 'product' | null> {
   const row = e.row;
-  const qty = kind.qtyColumn;
-  if (e.type === 'before-new') {
-    const onlyQtyGiven = (await isDefaulted(e, 'qtyentered')) && !isEmptyValue(row[qty]) && !(await isDefaulted(e, qty));
-    if (onlyQtyGiven) row.qtyentered = row[qty];
-    else row[qty] = row.qtyentered ?? 0;
-  } else if (e.changed.has('qtyentered')) row[qty] = row.qtyentered ?? 0;
-  else if (e.changed.has(qty)) row.qtyentered = row[qty];
+  if (e.type !== 'before-new') {
+    if (['qtyentered', 'c_uom_id', 'm_product_id'].some((c) => e.changed.has(c))) return 'entered';
+    return e.changed.has(qtyColumn) ? 'product' : null;
+  }
+  if (e.given?.has('qtyentered')) return 'entered';
+  if (e.given?.has(qtyColumn)) return 'product';
+  if (isEmptyValue(row.qtyentered) && !isEmptyValue(row[qtyColumn])) return 'product';
+  const ruleSetQty = !isEmptyValue(row[qtyColumn]) && !(await isDefaulted(e, qtyColumn));
+  return ruleSetQty && (await isDefaulted(e, 'qtyentered')) ? 'product' : 'entered';
 }
 
-/** The actual price is the entered one (same unit); the discount follows; a limit price may be enforced. */
-async function applyPrices(e: ModelEvent, header: Row, ctx: PricingContext): Promise<void> {
+/** The quantity in the product's unit follows the entered one through the unit conversion, or the other way round (see quantitySource). */
+export async function applyQuantities(e: ModelEvent, qtyColumn: string, units: UnitConversion): Promise<void> {
+  const row = e.row;
+  const source = await quantitySource(e, qtyColumn);
+  if (source === 'entered') {
+    row.qtyentered = row.qtyentered ?? 0;
+    row[qtyColumn] = units.toProductQty(amount(row.qtyentered));
+  } else if (source === 'product') row.qtyentered = units.toEnteredQty(amount(row[qtyColumn]));
+}
+
+/** The actual price is the entered one in the product's unit; the discount follows; a limit price may be enforced. */
+async function applyPrices(e: ModelEvent, header: Row, ctx: PricingContext, units: UnitConversion): Promise<void> {
   const row = e.row;
   row.priceentered = row.priceentered ?? 0;
-  row.priceactual = row.priceentered;
+  row.priceactual = units.toProductPrice(amount(row.priceentered));
   if (e.table.byName.has('discount') && !isEmptyValue(row.pricelist)) row.discount = discountPercent(amount(row.pricelist), amount(row.priceactual));
   if (ctx.isSOTrx && header.doc_enforce_limit === 'Y' && isUnderLimit(amount(row.priceactual), amount(row.pricelimit)) && !(await mayOverwriteLimit(e))) {
     throw invalid(`Price ${String(row.priceactual)} is under the limit price ${String(row.pricelimit)} (column PriceEntered)`);
@@ -149,10 +184,11 @@ async function applyPrices(e: ModelEvent, header: Row, ctx: PricingContext): Pro
 }
 
 /** LineNetAmt, and for invoice lines TaxAmt and LineTotalAmt. */
-async function applyAmounts(e: ModelEvent, kind: DocumentKind, header: Row): Promise<void> {
+async function applyAmounts(e: ModelEvent, header: Row): Promise<void> {
   const row = e.row;
   const precision = Number(header.doc_precision ?? 2);
-  row.linenetamt = lineNetAmount(amount(row.priceactual), amount(row[kind.qtyColumn]), precision);
+  // As the original: the entered price times the entered quantity (the same as actual price times quantity in the product's unit).
+  row.linenetamt = lineNetAmount(amount(row.priceentered), amount(row.qtyentered), precision);
   if (!e.table.byName.has('taxamt')) return;
   const taxId = idOf(row.c_tax_id);
   const included = header.istaxincluded === 'Y';
@@ -166,8 +202,10 @@ async function applyAmounts(e: ModelEvent, kind: DocumentKind, header: Row): Pro
  * - a new line takes dates, warehouse, partner and currency from its header;
  * - a product brings its unit, its prices on the header's price list (current version on the
  *   document date) and its tax category's tax; a charge its tax category's tax;
- * - the quantity in the product's unit equals the entered one (same unit), the actual price the
- *   entered one; LineNetAmt = round(PriceActual × quantity, currency precision, HALF_UP);
+ * - the quantity in the product's unit follows the entered one in the line's unit (or the other
+ *   way round when only it is given), the actual price the entered one, through the conversion of
+ *   the line's unit to the product's (refused without one); LineNetAmt = round(PriceEntered ×
+ *   QtyEntered, currency precision, HALF_UP);
  * - invoice lines also get TaxAmt and LineTotalAmt; a new line without number gets the next ten.
  */
 export async function lineBeforeSave(e: ModelEvent, kind: DocumentKind): Promise<void> {
@@ -181,11 +219,16 @@ export async function lineBeforeSave(e: ModelEvent, kind: DocumentKind): Promise
   if (!isNew && !pricingColumns(kind).some((c) => e.changed.has(c))) return;
   if (isNew) await copyFromHeader(e, header);
   const ctx = pricingContext(e, kind, header);
-  if (isNew && isEmptyValue(row.priceentered) && !isEmptyValue(row.priceactual)) row.priceentered = row.priceactual;
-  const repriced = await applyProductOrCharge(e, ctx);
-  await applyQuantities(e, kind);
-  if (isNew || repriced || ['priceentered', 'pricelist', 'pricelimit'].some((c) => e.changed.has(c))) await applyPrices(e, header, ctx);
-  await applyAmounts(e, kind, header);
+  // Only PriceActual given: the entered price follows it (converted below once the unit is known).
+  const fromActual = isNew && isEmptyValue(row.priceentered) && !isEmptyValue(row.priceactual);
+  if (fromActual) row.priceentered = row.priceactual;
+  const priced = await applyProductOrCharge(e, ctx);
+  const units = await lineUnits(e, ctx);
+  if (fromActual || priced.inProductUnit) row.priceentered = units.toEnteredPrice(amount(row.priceentered));
+  await applyQuantities(e, kind.qtyColumn, units);
+  const unitChanged = !isNew && e.changed.has('c_uom_id');
+  if (isNew || priced.repriced || unitChanged || ['priceentered', 'pricelist', 'pricelimit'].some((c) => e.changed.has(c))) await applyPrices(e, header, ctx, units);
+  await applyAmounts(e, header);
   if (isNew && isEmptyValue(row.line)) {
     const { rows } = await e.tx.query<{ max: number | null }>(`SELECT MAX(line) AS max FROM ${ident(kind.line)} WHERE ${ident(kind.headerKey)} = $1`, [headerId]);
     row.line = nextLineNo(rows[0]?.max ?? 0);

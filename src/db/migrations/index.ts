@@ -14,7 +14,7 @@ import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 import { addProcessSeed, addStandardProcessSeed } from '../../processes/process-seed.js';
 import { addPrintProcessSeed } from '../../print/print-seed.js';
 import { addPeriodControls } from '../../documents/engine/period.js';
-import { addDemoMatches } from '../../documents/engine/matching.js';
+import { addDemoMatches, mergeDoubleMatches } from '../../documents/engine/match-demo.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
 import { addWorkflowSeed } from '../../workflow/workflow-seed.js';
 import { SCHEDULER_SCHEMA } from '../../schedulers/scheduler-schema.js';
@@ -330,6 +330,19 @@ export const migrations: Migration[] = [
         `UPDATE c_acctschema_default SET realizedgain_acct = 80540, realizedloss_acct = 82540
           WHERE c_acctschema_id = 101 AND realizedgain_acct IS NULL AND (SELECT count(*) FROM c_validcombination WHERE c_validcombination_id IN (80540, 82540)) = 2`,
       );
+    },
+  },
+  {
+    version: 81,
+    name: 'documents: inventory clearing and invoice price variance accounts (C_AcctSchema_Default P_InventoryClearing_Acct 51290, P_InvoicePriceVariance_Acct 58100) for posting vendor invoices and their matches with receipts; one purchase order match where a receipt line and an invoice line were matched twice',
+    async up(tx) {
+      await addSeedTables(tx, ['C_ElementValue', 'C_ValidCombination', 'C_AcctSchema_Default']);
+      await synchroniseSchema(tx, await loadDictionary(tx));
+      await tx.query(
+        `UPDATE c_acctschema_default SET p_inventoryclearing_acct = 51290, p_invoicepricevariance_acct = 58100
+          WHERE c_acctschema_id = 101 AND p_inventoryclearing_acct IS NULL AND (SELECT count(*) FROM c_validcombination WHERE c_validcombination_id IN (51290, 58100)) = 2`,
+      );
+      await mergeDoubleMatches(tx);
     },
   },
   {

@@ -14,6 +14,8 @@ export type DefaultAccount =
   | 'p_cogs_acct'
   | 'p_expense_acct'
   | 'notinvoicedreceipts_acct'
+  | 'p_inventoryclearing_acct'
+  | 'p_invoicepricevariance_acct'
   | 'b_asset_acct'
   | 'b_intransit_acct'
   | 'b_unallocatedcash_acct'

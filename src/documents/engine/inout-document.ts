@@ -2,9 +2,11 @@ import { mul, round } from '../decimal.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
 import { moveStock } from '../stock/movements.js';
-import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation } from './common.js';
+import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
-import { matchReceipt, reverseMatches } from './matching.js';
+import { matchReceipt } from './matching.js';
+import { reverseReceiptMatches } from './match-reversal.js';
+import { postMatchInvoiceReversals, postMatchInvoices } from './match-posting.js';
 import { createReversal, type ReversalDetail } from './reversal.js';
 
 interface CostLine {
@@ -39,7 +41,7 @@ const ACCOUNTS = {
   'V-': ['notinvoicedreceipts_acct', 'p_asset_acct'],
 } as const;
 
-async function post(d: DocumentContext, periodId: number): Promise<void> {
+async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | null> {
   const { rows } = await d.wc.tx.query<CostLine>(COST_SQL, [docId(d)], { name: 'doc_inout_costs' });
   const movement = String(d.row.movementtype) as keyof typeof ACCOUNTS;
   const [debit, credit] = ACCOUNTS[movement] ?? ACCOUNTS['C-'];
@@ -58,6 +60,7 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
     glCategoryId: dt?.gl_category_id ?? null,
     facts,
   });
+  return dt;
 }
 
 const LINES: ReversalDetail = { table: 'm_inoutline', link: 'm_inout_id', negate: ['movementqty', 'qtyentered'], backLink: 'reversalline_id' };
@@ -68,8 +71,9 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   const periodId = await requireOpenPeriod(d2);
   const reversalId = await createReversal(d, [LINES], [], date);
   await moveStock(d.wc.tx, reversalId, String(d.row.movementtype), accrual ? date : d.row.movementdate, d.wc.auth.userId);
-  await reverseMatches(d.wc.tx, 'm_inoutline', docId(d), date, d.wc.auth.userId);
+  const matches = await reverseReceiptMatches(d.wc.tx, docId(d), date, d.wc.auth.userId);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
+  await postMatchInvoiceReversals(d, matches, date, periodId);
   await d.wc.tx.query(`UPDATE m_inout SET posted = 'Y' WHERE m_inout_id = $1`, [reversalId]);
   d.changes.posted = d.row.posted;
   d.messages.push(`Reversal ${String(d.row.documentno)}^`);
@@ -101,8 +105,13 @@ export const inoutDocument: DocumentType = {
     await definiteNumberAndDate(d, 'movementdate');
     const periodId = await requireOpenPeriod(d);
     await moveStock(d.wc.tx, docId(d), String(d.row.movementtype), current(d, 'movementdate'), d.wc.auth.userId);
-    if (d.row.issotrx === 'N') await matchReceipt(d.wc.tx, docId(d), d.wc.auth.userId);
-    await post(d, periodId);
+    const dt = await post(d, periodId);
+    // Matched after posting: the invoice matches it writes post against the receipt's facts.
+    if (d.row.issotrx === 'N') {
+      const origin = { userId: d.wc.auth.userId, dateTrx: current(d, 'movementdate'), dateAcct: current(d, 'dateacct'), documentNo: String(current(d, 'documentno') ?? '') };
+      const matched = await matchReceipt(d.wc.tx, docId(d), String(d.row.movementtype), origin);
+      await postMatchInvoices(d, matched, dt?.docbasetype ?? null, dt?.gl_category_id ?? null);
+    }
     return 'CO';
   },
 

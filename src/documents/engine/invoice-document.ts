@@ -3,22 +3,25 @@ import { insertRecord } from '../../records/write/persist.js';
 import { INVOICE } from '../document-kinds.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
-import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation } from './common.js';
+import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import type { DocumentContext, DocumentType } from './document-type.js';
 import { recomputeTotals } from './recompute.js';
 import { createReversal } from './reversal.js';
-import { matchInvoice, reverseMatches } from './matching.js';
+import { matchInvoice } from './matching.js';
+import { reverseInvoiceMatches } from './match-reversal.js';
+import { postMatchInvoiceReversals, postMatchInvoices } from './match-posting.js';
 import { runDocumentAction } from './engine.js';
 import { INVOICE_SENSE_SQL } from './settlement.js';
 
 interface PostingFacts {
-  lines: { id: number; product: number | null; charge: number | null; net: string; qty: string }[];
+  lines: { id: number; product: number | null; item: boolean | null; charge: number | null; net: string; qty: string }[];
   taxes: { tax: number; amt: string; due: number | null; credit: number | null }[];
 }
 
 const FACTS_SQL = `SELECT
     (SELECT COALESCE(json_agg(json_build_object('id', l.c_invoiceline_id, 'product', l.m_product_id, 'charge', l.c_charge_id, 'net', l.linenetamt::text,
-        'qty', l.qtyinvoiced::text) ORDER BY l.line), '[]'::json) FROM c_invoiceline l WHERE l.c_invoice_id = $1) AS lines,
+        'qty', l.qtyinvoiced::text, 'item', (SELECT p.producttype = 'I' FROM m_product p WHERE p.m_product_id = l.m_product_id)) ORDER BY l.line), '[]'::json)
+       FROM c_invoiceline l WHERE l.c_invoice_id = $1) AS lines,
     (SELECT COALESCE(json_agg(json_build_object('tax', t.c_tax_id, 'amt', t.taxamt::text,
         'due', (SELECT v.account_id FROM c_tax_acct ta JOIN c_validcombination v ON v.c_validcombination_id = ta.t_due_acct WHERE ta.c_tax_id = t.c_tax_id LIMIT 1),
         'credit', (SELECT v.account_id FROM c_tax_acct ta JOIN c_validcombination v ON v.c_validcombination_id = ta.t_credit_acct WHERE ta.c_tax_id = t.c_tax_id LIMIT 1))
@@ -28,10 +31,11 @@ const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T)
 
 /**
  * Facts of an invoice. Customer invoice: receivable (grand total) against revenue per line and tax
- * due per tax. Vendor invoice: not-invoiced receipts (products) or expense (charges, services)
- * per line and tax credit per tax against the liability. Credit memos take the other sides.
+ * due per tax. Vendor invoice: inventory clearing (items, until their matches with receipts move
+ * them to not-invoiced receipts and invoice price variance) or expense (charges, services) per
+ * line and tax credit per tax against the liability. Credit memos take the other sides.
  */
-async function post(d: DocumentContext, periodId: number): Promise<void> {
+async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | null> {
   const { rows } = await d.wc.tx.query<{ lines: unknown; taxes: unknown }>(FACTS_SQL, [docId(d)], { name: 'doc_invoice_facts' });
   const f: PostingFacts = { lines: json(rows[0]?.lines ?? '[]'), taxes: json(rows[0]?.taxes ?? '[]') };
   const dt = await docTypeOf(d);
@@ -45,7 +49,7 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
   let total: Decimal = ZERO;
   for (const l of f.lines) {
     total = add(total, l.net);
-    const account = sales ? 'p_revenue_acct' : l.product ? 'notinvoicedreceipts_acct' : 'p_expense_acct';
+    const account = sales ? 'p_revenue_acct' : l.product && l.item ? 'p_inventoryclearing_acct' : 'p_expense_acct';
     facts.push({ account, lineId: l.id, productId: l.product, qty: l.qty, [sales ? 'cr' : 'dr']: l.net });
   }
   // Tax-included prices: the tax is inside the line amounts, so the first revenue or expense fact gives it up.
@@ -65,14 +69,16 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
     glCategoryId: dt?.gl_category_id ?? null,
     facts,
   });
+  return dt;
 }
 
-/** Order lines' invoiced quantity follows the invoice lines (negative ones for a reversal). */
+/** Order lines' invoiced quantity follows the invoice lines: a credit memo takes back (negative lines for a reversal). */
 async function markInvoiced(d: DocumentContext, invoiceId: number): Promise<void> {
+  const credit = (await docTypeOf(d))?.docbasetype.endsWith('C') === true;
   await d.wc.tx.query(
     `WITH s AS (SELECT c_orderline_id, sum(qtyinvoiced) AS qty FROM c_invoiceline WHERE c_invoice_id = $1 AND c_orderline_id IS NOT NULL GROUP BY c_orderline_id)
-     UPDATE c_orderline o SET qtyinvoiced = o.qtyinvoiced + s.qty, updated = $2::timestamp, updatedby = $3 FROM s WHERE o.c_orderline_id = s.c_orderline_id`,
-    [invoiceId, nowTimestamp(), d.wc.auth.userId],
+     UPDATE c_orderline o SET qtyinvoiced = o.qtyinvoiced + s.qty * $4, updated = $2::timestamp, updatedby = $3 FROM s WHERE o.c_orderline_id = s.c_orderline_id`,
+    [invoiceId, nowTimestamp(), d.wc.auth.userId, credit ? -1 : 1],
     { name: 'doc_invoice_orderlines' },
   );
 }
@@ -127,8 +133,9 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
     date,
   );
   await markInvoiced(d, reversalId);
-  await reverseMatches(d.wc.tx, 'c_invoiceline', docId(d), date, d.wc.auth.userId);
+  const matches = await reverseInvoiceMatches(d.wc.tx, docId(d), date, d.wc.auth.userId);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
+  await postMatchInvoiceReversals(d, matches, date, periodId);
   await d.wc.tx.query(`UPDATE c_invoice SET posted = 'Y', c_payment_id = NULL WHERE c_invoice_id = $1`, [reversalId]);
   await allocateWithReversal(d, reversalId, date);
   d.changes.ispaid = 'Y';
@@ -138,9 +145,10 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
 
 /**
  * Customer and vendor invoices and credit memos: complete posts receivable or liability against
- * revenue or not-invoiced receipts and taxes, and counts the invoiced quantities on the order
- * lines; the open amount is the grand total less the allocations (IsPaid when none is left);
- * a completed invoice is voided or reversed by a reversal invoice.
+ * revenue, inventory clearing or expense and taxes, counts the invoiced quantities on the order
+ * lines and matches vendor invoices with receipts and purchase orders (posting the matches); the
+ * open amount is the grand total less the allocations (IsPaid when none is left); a completed
+ * invoice is voided or reversed by a reversal invoice.
  */
 export const invoiceDocument: DocumentType = {
   table: 'c_invoice',
@@ -160,8 +168,13 @@ export const invoiceDocument: DocumentType = {
     await definiteNumberAndDate(d, 'dateinvoiced');
     const periodId = await requireOpenPeriod(d);
     await markInvoiced(d, docId(d));
-    if (d.row.issotrx === 'N') await matchInvoice(d.wc.tx, docId(d), d.wc.auth.userId);
-    await post(d, periodId);
+    const dt = await post(d, periodId);
+    // Matched after posting: the invoice matches it writes post against the invoice's facts.
+    if (d.row.issotrx === 'N') {
+      const origin = { userId: d.wc.auth.userId, dateTrx: current(d, 'dateinvoiced'), dateAcct: current(d, 'dateacct'), documentNo: String(current(d, 'documentno') ?? '') };
+      const matched = await matchInvoice(d.wc.tx, docId(d), dt?.docbasetype ?? 'API', origin);
+      await postMatchInvoices(d, matched, dt?.docbasetype ?? null, dt?.gl_category_id ?? null);
+    }
     d.changes.ispaid = toNumber(d.row.grandtotal as number) === 0 ? 'Y' : 'N';
     return 'CO';
   },

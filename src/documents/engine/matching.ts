@@ -1,93 +1,256 @@
 import type { Queryable } from '../../db/types.js';
+import { compare, dec, isZero, sub, toText, type Decimal } from '../decimal.js';
 import { nowTimestamp } from '../row-values.js';
+import { refuse } from './document-type.js';
+import {
+  addInvoiceLine,
+  addReceiptLine,
+  candidates,
+  common,
+  id,
+  insertMatchPO,
+  matchInvoiceWithReceipt,
+  reduceMatch,
+  type Candidate,
+  type LineFacts,
+  type MatchOrigin,
+  type Stamp,
+} from './match-rows.js';
 
 /**
- * Matching of the purchase side, as the original's MatchInv and MatchPO: a vendor receipt line
- * with the vendor invoice line that names it (M_MatchInv), and a purchase order line with the
- * receipt line or invoice line that delivers or invoices it (M_MatchPO). Written when the receipt
- * or the invoice completes (the other document must be completed already), reversed with it.
+ * Matching of the purchase side, as the original's MMatchPO / MMatchInv: a purchase order line is
+ * matched with the receipt lines that deliver it and the vendor invoice lines that bill it
+ * (M_MatchPO), and a receipt line with the invoice lines of the same goods (M_MatchInv). One
+ * M_MatchPO row holds a receipt line, an invoice line, or both once both exist for the same
+ * quantity: a receipt completed after an invoice fills the invoice's row (and the other way
+ * round), which also writes the M_MatchInv of the pair. Written when a receipt or a vendor invoice
+ * completes, undone when it is reversed. The matched quantities of an order line never exceed
+ * what it ordered: a receipt or invoice that would go beyond is refused.
  */
 
-const DONE = `IN ('CO', 'CL')`;
+// ---------------------------------------------------------------- receipts
 
-/** Which documents a statement matches: the one completing now (whatever its status), or every completed one. */
-const scope = (alias: string, key: string, param: string) => `(${alias}.${key} = ${param}::bigint OR (${param}::bigint IS NULL AND ${alias}.docstatus ${DONE}))`;
-
-const MATCH_INV = `INSERT INTO m_matchinv (m_matchinv_id, m_matchinv_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-    m_inoutline_id, c_invoiceline_id, m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, documentno)
-  SELECT nextval('m_matchinv_sq'), gen_random_uuid()::text, il.ad_client_id, il.ad_org_id, 'Y', $3::timestamp, $4, $3::timestamp, $4,
-    sl.m_inoutline_id, il.c_invoiceline_id, il.m_product_id, COALESCE(il.m_attributesetinstance_id, sl.m_attributesetinstance_id),
-    GREATEST(i.dateacct, s.dateacct), GREATEST(i.dateacct, s.dateacct), il.qtyinvoiced, 'Y', 'N', i.documentno
-    FROM c_invoiceline il JOIN c_invoice i ON i.c_invoice_id = il.c_invoice_id
-    JOIN m_inoutline sl ON sl.m_inoutline_id = il.m_inoutline_id JOIN m_inout s ON s.m_inout_id = sl.m_inout_id
-   WHERE i.issotrx = 'N' AND s.issotrx = 'N' AND il.m_product_id IS NOT NULL AND il.qtyinvoiced <> 0
-     AND ${scope('i', 'c_invoice_id', '$1')} AND ${scope('s', 'm_inout_id', '$2')}
-     AND NOT EXISTS (SELECT 1 FROM m_matchinv m WHERE m.c_invoiceline_id = il.c_invoiceline_id AND m.m_inoutline_id = sl.m_inoutline_id)
-   ORDER BY il.c_invoiceline_id`;
-
-const MATCH_PO_RECEIPT = `INSERT INTO m_matchpo (m_matchpo_id, m_matchpo_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-    c_orderline_id, m_inoutline_id, m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, isapproved, documentno)
-  SELECT nextval('m_matchpo_sq'), gen_random_uuid()::text, sl.ad_client_id, sl.ad_org_id, 'Y', $2::timestamp, $3, $2::timestamp, $3,
-    sl.c_orderline_id, sl.m_inoutline_id, sl.m_product_id, sl.m_attributesetinstance_id, s.dateacct, s.dateacct, sl.movementqty, 'Y', 'N', 'Y', s.documentno
-    FROM m_inoutline sl JOIN m_inout s ON s.m_inout_id = sl.m_inout_id JOIN c_orderline ol ON ol.c_orderline_id = sl.c_orderline_id
-   WHERE s.issotrx = 'N' AND sl.m_product_id IS NOT NULL AND sl.movementqty <> 0 AND ${scope('s', 'm_inout_id', '$1')}
-     AND NOT EXISTS (SELECT 1 FROM m_matchpo m WHERE m.m_inoutline_id = sl.m_inoutline_id AND m.c_invoiceline_id IS NULL)
-   ORDER BY sl.m_inoutline_id`;
-
-const MATCH_PO_INVOICE = `INSERT INTO m_matchpo (m_matchpo_id, m_matchpo_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-    c_orderline_id, c_invoiceline_id, m_inoutline_id, m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, isapproved, documentno)
-  SELECT nextval('m_matchpo_sq'), gen_random_uuid()::text, il.ad_client_id, il.ad_org_id, 'Y', $2::timestamp, $3, $2::timestamp, $3,
-    il.c_orderline_id, il.c_invoiceline_id, il.m_inoutline_id, il.m_product_id, il.m_attributesetinstance_id, i.dateacct, i.dateacct, il.qtyinvoiced, 'Y', 'N', 'Y', i.documentno
-    FROM c_invoiceline il JOIN c_invoice i ON i.c_invoice_id = il.c_invoice_id JOIN c_orderline ol ON ol.c_orderline_id = il.c_orderline_id
-   WHERE i.issotrx = 'N' AND il.m_product_id IS NOT NULL AND il.qtyinvoiced <> 0 AND ${scope('i', 'c_invoice_id', '$1')}
-     AND NOT EXISTS (SELECT 1 FROM m_matchpo m WHERE m.c_invoiceline_id = il.c_invoiceline_id)
-   ORDER BY il.c_invoiceline_id`;
-
-/** Matches of a vendor receipt that completes: its order lines, and invoice lines already completed that name its lines. */
-export async function matchReceipt(q: Queryable, inoutId: number, userId: number): Promise<void> {
-  const now = nowTimestamp();
-  await q.query(MATCH_PO_RECEIPT, [inoutId, now, userId], { name: 'doc_match_po_receipt' });
-  await q.query(MATCH_INV, [null, inoutId, now, userId], { name: 'doc_match_inv' });
+interface ReceiptLine {
+  m_inoutline_id: number;
+  c_orderline_id: number | null;
+  m_product_id: number;
+  m_attributesetinstance_id: number | null;
+  ad_org_id: number;
+  movementqty: string;
 }
 
-/** Matches of a vendor invoice that completes: its order lines, and completed receipt lines its lines name. */
-export async function matchInvoice(q: Queryable, invoiceId: number, userId: number): Promise<void> {
-  const now = nowTimestamp();
-  await q.query(MATCH_PO_INVOICE, [invoiceId, now, userId], { name: 'doc_match_po_invoice' });
-  await q.query(MATCH_INV, [invoiceId, null, now, userId], { name: 'doc_match_inv' });
+const RECEIPT_LINES_SQL = `SELECT sl.m_inoutline_id, sl.c_orderline_id, sl.m_product_id, sl.m_attributesetinstance_id, sl.ad_org_id, sl.movementqty::text AS movementqty
+  FROM m_inoutline sl WHERE sl.m_inout_id = $1 AND sl.m_product_id IS NOT NULL AND sl.movementqty <> 0 ORDER BY sl.line, sl.m_inoutline_id`;
+
+/** The completed vendor invoice line that names a receipt line (the original's MInvoiceLine.getOfInOutLine). */
+const NAMING_INVOICE_LINE_SQL = `SELECT il.c_invoiceline_id, il.qtyinvoiced::text AS qtyinvoiced, COALESCE(dt.docbasetype, 'API') AS docbasetype
+  FROM c_invoiceline il JOIN c_invoice i ON i.c_invoice_id = il.c_invoice_id
+  LEFT JOIN c_doctype dt ON dt.c_doctype_id = COALESCE(NULLIF(i.c_doctypetarget_id, 0), i.c_doctype_id)
+ WHERE il.m_inoutline_id = $1 AND i.issotrx = 'N' AND i.docstatus IN ('CO', 'CL') AND il.m_product_id IS NOT NULL
+ ORDER BY il.c_invoiceline_id LIMIT 1`;
+
+/** An invoice line's quantity in the sense of the match: negative for a credit memo. */
+const invoicedQty = (qty: string, docBaseType: string): Decimal => (docBaseType.endsWith('C') ? sub(0, qty) : dec(qty));
+
+/**
+ * Matches of a vendor receipt (or vendor return) that completes, line by line as the original's
+ * MInOut: the completed invoice line that names the receipt line gets its M_MatchInv; a line of a
+ * purchase order fills the order line's invoice matches its quantity covers, splits one for what
+ * is left, or else gets a match of its own (a return: a negative one). Returns the new M_MatchInv
+ * ids, for posting.
+ */
+export async function matchReceipt(q: Queryable, inoutId: number, movementType: string, origin: MatchOrigin): Promise<number[]> {
+  const s: Stamp = { ...origin, now: nowTimestamp(), side: 'receipt' };
+  const created: number[] = [];
+  const orderLines = new Set<number>();
+  const { rows } = await q.query<ReceiptLine>(RECEIPT_LINES_SQL, [inoutId], { name: 'doc_match_receipt_lines' });
+  for (const sl of rows) {
+    const lineId = Number(sl.m_inoutline_id);
+    const qty = movementType.endsWith('-') ? sub(0, sl.movementqty) : dec(sl.movementqty);
+    const line: LineFacts = { orgId: Number(sl.ad_org_id), productId: Number(sl.m_product_id), asiId: id(sl.m_attributesetinstance_id) };
+    const naming = (await q.query<{ c_invoiceline_id: number; qtyinvoiced: string; docbasetype: string }>(NAMING_INVOICE_LINE_SQL, [lineId], { name: 'doc_match_naming_invoice' })).rows[0];
+    const namedQty = naming ? common(qty, invoicedQty(naming.qtyinvoiced, naming.docbasetype)) : null;
+    if (naming && namedQty !== null && !isZero(namedQty)) {
+      const mi = await matchInvoiceWithReceipt(q, Number(naming.c_invoiceline_id), lineId, namedQty, s);
+      if (mi !== null) created.push(mi);
+    }
+    const orderLineId = id(sl.c_orderline_id);
+    if (orderLineId === null) continue;
+    orderLines.add(orderLineId);
+    if (compare(qty, 0) < 0) await insertMatchPO(q, orderLineId, lineId, null, qty, line, s);
+    else created.push(...(await receiptToOrder(q, orderLineId, lineId, qty, line, s)));
+  }
+  await refuseOverMatching(q, [...orderLines]);
+  return created;
 }
 
-/** Matches of the demo's completed purchase documents (for databases created before matching). */
-export async function addDemoMatches(q: Queryable): Promise<void> {
-  const now = new Date().toISOString();
-  await q.query(MATCH_PO_RECEIPT, [null, now, 100]);
-  await q.query(MATCH_PO_INVOICE, [null, now, 100]);
-  await q.query(MATCH_INV, [null, null, now, 100]);
+const OTHER_MATCH_INV_QTY_SQL = `SELECT 1 FROM m_matchinv WHERE m_inoutline_id = $1 AND c_invoiceline_id = $2 AND qty <> $3::numeric LIMIT 1`;
+
+/**
+ * A receipt line of `qty` against its order line's matches (the original's MMatchPO.create for a
+ * receipt line). An invoice match takes a receipt line only for what of its invoice line is not
+ * matched with receipts yet: the original posts (and so closes) an invoice match as soon as
+ * receipts cover it, and a posted one takes no later receipt.
+ */
+async function receiptToOrder(q: Queryable, orderLineId: number, lineId: number, qty: Decimal, line: LineFacts, s: Stamp): Promise<number[]> {
+  const created: number[] = [];
+  const list = await candidates(q, orderLineId, lineId);
+  let left = qty;
+  // A match of an invoice line alone, whose invoice line names no other receipt line.
+  const open = (m: Candidate): m is Candidate & { invoiceLineId: number } => m.inoutLineId === null && m.invoiceLineId !== null && (m.invoiceNames === null || m.invoiceNames === lineId);
+  // Invoice matches the receipt covers whole take the receipt line.
+  for (const m of list) {
+    if (compare(left, m.qty) < 0 || !open(m) || compare(m.invoiceUnreceived, m.qty) < 0) continue;
+    const mi = await matchInvoiceWithReceipt(q, m.invoiceLineId, lineId, m.qty, s);
+    if (mi !== null) created.push(mi);
+    await addReceiptLine(q, m.id, lineId, s);
+    m.inoutLineId = lineId;
+    left = sub(left, m.qty);
+    if (compare(left, 0) <= 0) return created;
+  }
+  // What is left: split from the oldest invoice match that holds as much, else a match of the receipt line alone.
+  for (const m of list) {
+    if (!open(m) || compare(m.qty, left) < 0 || compare(m.invoiceUnreceived, left) < 0) continue;
+    if ((await q.query(OTHER_MATCH_INV_QTY_SQL, [lineId, m.invoiceLineId, toText(left)], { name: 'doc_match_inv_other_qty' })).rows.length) continue;
+    await reduceMatch(q, m.id, left, s);
+    await insertMatchPO(q, orderLineId, lineId, m.invoiceLineId, left, line, s);
+    const mi = await matchInvoiceWithReceipt(q, m.invoiceLineId, lineId, left, s);
+    if (mi !== null) created.push(mi);
+    return created;
+  }
+  await insertMatchPO(q, orderLineId, lineId, null, left, line, s);
+  return created;
+}
+
+// ---------------------------------------------------------------- invoices
+
+interface InvoiceLine {
+  c_invoiceline_id: number;
+  c_orderline_id: number | null;
+  m_inoutline_id: number | null;
+  m_product_id: number;
+  m_attributesetinstance_id: number | null;
+  ad_org_id: number;
+  qtyinvoiced: string;
+  receipt_qty: string | null;
+  receipt_movementtype: string | null;
+}
+
+/** The lines of a vendor invoice with a product, with the completed vendor receipt line each names. */
+const INVOICE_LINES_SQL = `SELECT il.c_invoiceline_id, il.c_orderline_id, il.m_inoutline_id, il.m_product_id, il.m_attributesetinstance_id, il.ad_org_id,
+    il.qtyinvoiced::text AS qtyinvoiced, sl.movementqty::text AS receipt_qty, s.movementtype AS receipt_movementtype
+  FROM c_invoiceline il
+  LEFT JOIN m_inoutline sl ON sl.m_inoutline_id = il.m_inoutline_id
+  LEFT JOIN m_inout s ON s.m_inout_id = sl.m_inout_id AND s.issotrx = 'N' AND s.docstatus IN ('CO', 'CL')
+ WHERE il.c_invoice_id = $1 AND il.m_product_id IS NOT NULL AND il.qtyinvoiced <> 0 ORDER BY il.line, il.c_invoiceline_id`;
+
+/**
+ * Matches of a vendor invoice (or credit memo) that completes, line by line as the original's
+ * MInvoice: a line naming a completed receipt line gets its M_MatchInv (for what both hold); a
+ * line of a purchase order fills the receipt matches of the order line its quantity covers, and
+ * gets a match of its own for what is left, matched with receipt lines not invoiced yet (a credit
+ * memo: a negative one). Returns the new M_MatchInv ids, for posting.
+ */
+export async function matchInvoice(q: Queryable, invoiceId: number, docBaseType: string, origin: MatchOrigin): Promise<number[]> {
+  const s: Stamp = { ...origin, now: nowTimestamp(), side: 'invoice' };
+  const created: number[] = [];
+  const orderLines = new Set<number>();
+  const { rows } = await q.query<InvoiceLine>(INVOICE_LINES_SQL, [invoiceId], { name: 'doc_match_invoice_lines' });
+  for (const il of rows) {
+    const lineId = Number(il.c_invoiceline_id);
+    const qty = invoicedQty(il.qtyinvoiced, docBaseType);
+    const line: LineFacts = { orgId: Number(il.ad_org_id), productId: Number(il.m_product_id), asiId: id(il.m_attributesetinstance_id) };
+    const receiptLineId = id(il.m_inoutline_id);
+    if (receiptLineId !== null && il.receipt_movementtype !== null && il.receipt_qty !== null) {
+      const received = il.receipt_movementtype.endsWith('-') ? sub(0, il.receipt_qty) : dec(il.receipt_qty);
+      const both = common(qty, received);
+      if (both !== null && !isZero(both)) {
+        const mi = await matchInvoiceWithReceipt(q, lineId, receiptLineId, both, s);
+        if (mi !== null) created.push(mi);
+      }
+    }
+    const orderLineId = id(il.c_orderline_id);
+    if (orderLineId === null) continue;
+    orderLines.add(orderLineId);
+    if (compare(qty, 0) < 0) await insertMatchPO(q, orderLineId, null, lineId, qty, line, s);
+    else created.push(...(await invoiceToOrder(q, orderLineId, lineId, receiptLineId, qty, line, s)));
+  }
+  await refuseOverMatching(q, [...orderLines]);
+  return created;
+}
+
+const INVOICED_ELSEWHERE_SQL = `SELECT 1 FROM m_matchinv WHERE m_inoutline_id = $1 AND c_invoiceline_id <> $2 AND reversal_id IS NULL LIMIT 1`;
+
+/** An invoice line of `qty` against its order line's matches (the original's MMatchPO.create for an invoice line). */
+async function invoiceToOrder(q: Queryable, orderLineId: number, lineId: number, namedReceiptLine: number | null, qty: Decimal, line: LineFacts, s: Stamp): Promise<number[]> {
+  const created: number[] = [];
+  let left = qty;
+  // Receipt matches the invoice covers whole take the invoice line.
+  for (const m of await candidates(q, orderLineId)) {
+    if (compare(left, m.qty) < 0 || m.invoiceLineId !== null || m.inoutLineId === null) continue;
+    if ((await q.query(INVOICED_ELSEWHERE_SQL, [m.inoutLineId, lineId], { name: 'doc_match_invoiced_elsewhere' })).rows.length) continue;
+    if (namedReceiptLine !== null && namedReceiptLine !== m.inoutLineId) continue;
+    const mi = await matchInvoiceWithReceipt(q, lineId, m.inoutLineId, m.qty, s);
+    if (mi !== null) created.push(mi);
+    await addInvoiceLine(q, m.id, lineId, s);
+    left = sub(left, m.qty);
+    if (compare(left, 0) <= 0) return created;
+  }
+  await insertMatchPO(q, orderLineId, null, lineId, left, line, s);
+  created.push(...(await matchUninvoicedReceipts(q, orderLineId, lineId, left, s)));
+  return created;
 }
 
 /**
- * Reversal of the matches of a document's lines (`column` names the line of the document in the
- * match: m_inoutline_id or c_invoiceline_id): a copy with negated quantity dated `date`, and each
- * pointing at the other through Reversal_ID, as the original's match reverse.
+ * What each receipt match of the order line (of a completed receipt, with no invoice line yet)
+ * still has not invoiced: its quantity less the invoice matches of its receipt line that no match
+ * of the order line holds.
  */
-export async function reverseMatches(q: Queryable, lineTable: 'm_inoutline' | 'c_invoiceline', headerId: number, date: unknown, userId: number): Promise<void> {
-  const link = lineTable === 'm_inoutline' ? 'm_inout_id' : 'c_invoice_id';
-  const key = `${lineTable}_id`;
-  for (const [table, cols] of [
-    ['m_matchinv', 'm_inoutline_id, c_invoiceline_id'],
-    ['m_matchpo', 'c_orderline_id, m_inoutline_id, c_invoiceline_id, isapproved'],
-  ] as const) {
-    await q.query(
-      `WITH src AS (
-         SELECT m.*, nextval('${table}_sq') AS new_id FROM ${table} m
-          WHERE m.${key} IN (SELECT l.${key} FROM ${lineTable} l WHERE l.${link} = $1) AND m.reversal_id IS NULL),
-       ins AS (
-         INSERT INTO ${table} (${table}_id, ${table}_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, ${cols},
-           m_product_id, m_attributesetinstance_id, datetrx, dateacct, qty, processed, posted, documentno, description, reversal_id)
-         SELECT new_id, gen_random_uuid()::text, ad_client_id, ad_org_id, 'Y', $3::timestamp, $4, $3::timestamp, $4, ${cols},
-           m_product_id, m_attributesetinstance_id, $2::timestamp, $2::timestamp, -qty, 'Y', 'N', documentno || '^', description, ${table}_id FROM src ORDER BY ${table}_id)
-       UPDATE ${table} m SET reversal_id = src.new_id, updated = $3::timestamp, updatedby = $4 FROM src WHERE m.${table}_id = src.${table}_id`,
-      [headerId, date, nowTimestamp(), userId],
-    );
+const UNINVOICED_RECEIPTS_SQL = `SELECT m.m_inoutline_id, (m.qty - COALESCE((
+    SELECT sum(GREATEST(mi.qty - COALESCE((SELECT sum(c.qty) FROM m_matchpo c
+                                            WHERE c.m_inoutline_id = mi.m_inoutline_id AND c.c_invoiceline_id = mi.c_invoiceline_id AND c.reversal_id IS NULL), 0), 0))
+      FROM m_matchinv mi JOIN c_invoiceline il ON il.c_invoiceline_id = mi.c_invoiceline_id JOIN c_invoice i ON i.c_invoice_id = il.c_invoice_id
+     WHERE mi.m_inoutline_id = m.m_inoutline_id AND mi.reversal_id IS NULL AND i.docstatus IN ('CO', 'CL')), 0))::text AS open
+  FROM m_matchpo m JOIN m_inoutline sl ON sl.m_inoutline_id = m.m_inoutline_id JOIN m_inout s ON s.m_inout_id = sl.m_inout_id
+ WHERE m.c_orderline_id = $1 AND m.c_invoiceline_id IS NULL AND m.reversal_id IS NULL AND m.qty > 0 AND s.docstatus IN ('CO', 'CL')
+ ORDER BY m.m_matchpo_id`;
+
+/** The invoice line's own match meets receipt lines not invoiced yet: M_MatchInv for what each still holds, up to `qty`. */
+async function matchUninvoicedReceipts(q: Queryable, orderLineId: number, lineId: number, qty: Decimal, s: Stamp): Promise<number[]> {
+  const created: number[] = [];
+  let left = qty;
+  const { rows } = await q.query<{ m_inoutline_id: number; open: string }>(UNINVOICED_RECEIPTS_SQL, [orderLineId], { name: 'doc_match_uninvoiced_receipts' });
+  for (const r of rows) {
+    if (compare(r.open, 0) <= 0) continue;
+    const take = compare(r.open, left) >= 0 ? left : dec(r.open);
+    const mi = await matchInvoiceWithReceipt(q, lineId, Number(r.m_inoutline_id), take, s);
+    if (mi !== null) created.push(mi);
+    left = sub(left, take);
+    if (compare(left, 0) <= 0) break;
+  }
+  return created;
+}
+
+// ---------------------------------------------------------------- limits
+
+const MATCHED_SQL = `SELECT ol.line, o.documentno, ol.qtyordered::text AS ordered,
+    COALESCE((SELECT sum(m.qty) FROM m_matchpo m WHERE m.c_orderline_id = ol.c_orderline_id AND m.m_inoutline_id IS NOT NULL AND m.reversal_id IS NULL), 0)::text AS received,
+    COALESCE((SELECT sum(m.qty) FROM m_matchpo m WHERE m.c_orderline_id = ol.c_orderline_id AND m.c_invoiceline_id IS NOT NULL AND m.reversal_id IS NULL), 0)::text AS invoiced
+  FROM c_orderline ol JOIN c_order o ON o.c_order_id = ol.c_order_id
+ WHERE ol.c_orderline_id = ANY($1::bigint[]) AND ol.qtyordered > 0 ORDER BY ol.line`;
+
+/** Refuses when the receipts or the invoices matched with an order line add up to more than it ordered (as the original's MMatchPO). */
+async function refuseOverMatching(q: Queryable, orderLineIds: number[]): Promise<void> {
+  if (!orderLineIds.length) return;
+  const { rows } = await q.query<{ line: number; documentno: string; ordered: string; received: string; invoiced: string }>(MATCHED_SQL, [orderLineIds], { name: 'doc_match_po_limits' });
+  for (const r of rows) {
+    for (const [what, qty] of [
+      ['received', r.received],
+      ['invoiced', r.invoiced],
+    ] as const) {
+      if (compare(qty, r.ordered) > 0) {
+        throw refuse(`line ${r.line} of purchase order ${r.documentno} would have ${toText(dec(qty))} ${what}, more than the ${toText(dec(r.ordered))} ordered`);
+      }
+    }
   }
 }

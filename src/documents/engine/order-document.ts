@@ -71,7 +71,10 @@ export const orderDocument: DocumentType = {
     await d.wc.tx.query(
       `UPDATE c_orderline l SET qtylostsales = l.qtyordered - l.qtydelivered,
               description = btrim(COALESCE(l.description, '') || ' Close (' || l.qtyordered::text || ')'),
-              qtyordered = l.qtydelivered, qtyentered = l.qtydelivered,
+              qtyordered = l.qtydelivered,
+              -- In the line's unit: the delivered share of what was entered.
+              qtyentered = CASE WHEN l.qtyordered = 0 OR l.qtyentered = l.qtyordered THEN l.qtydelivered
+                                ELSE round(l.qtyentered * l.qtydelivered / l.qtyordered, COALESCE((SELECT u.stdprecision FROM c_uom u WHERE u.c_uom_id = l.c_uom_id), 2)::int) END,
               linenetamt = round(l.priceactual * l.qtydelivered, COALESCE((SELECT c.stdprecision FROM c_currency c WHERE c.c_currency_id = l.c_currency_id), 2)::int),
               updated = $2::timestamp, updatedby = $3
         WHERE l.c_order_id = $1 AND l.qtyordered <> l.qtydelivered`,

@@ -3,11 +3,17 @@ import { nowTimestamp } from '../row-values.js';
 import { syncOrderReservations } from './reservations.js';
 
 /**
+ * How a movement changes the delivered quantity of its order lines: shipments (C-) and receipts
+ * (V+) deliver, customer returns (C+) and vendor returns (V-) take back what was delivered.
+ */
+export const deliveredSign = (movementType: string): 1 | -1 => (movementType === 'C-' || movementType === 'V+' ? 1 : -1);
+
+/**
  * Moves the stock of a shipment or receipt's lines, in one statement: one M_Transaction row per
  * line of a stocked product (MovementQty signed by the movement type: C- and V- take out, C+ and
  * V+ bring in), M_StorageOnHand by product, locator and attribute instance (the oldest material
- * date's row, or a new row dated by the movement), and QtyDelivered of the order lines. A reversal
- * (negative quantities) moves everything back.
+ * date's row, or a new row dated by the movement), and QtyDelivered of the order lines (lowered by
+ * returns, see deliveredSign). A reversal (negative quantities) moves everything back.
  */
 export async function moveStock(q: Queryable, inoutId: number, movementType: string, movementDate: unknown, userId: number): Promise<void> {
   const sign = movementType.endsWith('-') ? -1 : 1;
@@ -25,7 +31,7 @@ export async function moveStock(q: Queryable, inoutId: number, movementType: str
               $3, l.m_locator_id, l.m_product_id, l.asi, $4::timestamp, l.qty, l.m_inoutline_id
          FROM l ORDER BY l.m_inoutline_id
      ), delivered AS (
-       UPDATE c_orderline o SET qtydelivered = o.qtydelivered + s.qty, datedelivered = $4::timestamp, updated = $5::timestamp, updatedby = $6
+       UPDATE c_orderline o SET qtydelivered = o.qtydelivered + s.qty * $7, datedelivered = $4::timestamp, updated = $5::timestamp, updatedby = $6
          FROM (SELECT c_orderline_id, sum(movementqty) AS qty FROM m_inoutline WHERE m_inout_id = $1 AND c_orderline_id IS NOT NULL GROUP BY c_orderline_id) s
         WHERE o.c_orderline_id = s.c_orderline_id
      ), g AS (
@@ -41,7 +47,7 @@ export async function moveStock(q: Queryable, inoutId: number, movementType: str
        FROM g ORDER BY g.m_product_id, g.m_locator_id, g.asi
      ON CONFLICT (m_product_id, m_locator_id, m_attributesetinstance_id, datematerialpolicy)
      DO UPDATE SET qtyonhand = m_storageonhand.qtyonhand + excluded.qtyonhand, updated = excluded.updated, updatedby = excluded.updatedby`,
-    [inoutId, sign, movementType, movementDate, nowTimestamp(), userId],
+    [inoutId, sign, movementType, movementDate, nowTimestamp(), userId, deliveredSign(movementType)],
     { name: 'doc_inout_move' },
   );
   // What the orders still owe changed: their reservations follow (released once they are closed or voided).

@@ -21,7 +21,7 @@ describe('matching of purchase orders, receipts and vendor invoices', () => {
     await server.close();
   });
 
-  it('receipt and invoice of a purchase order write MatchPO and MatchInv; reversing the invoice reverses its matches', async () => {
+  it('receipt and invoice of a purchase order write one MatchPO per receipt line holding the invoice line, and MatchInv; reversing the invoice undoes them', async () => {
     const po = await ok('POST', '/api/v1/models/c_order', {
       C_BPartner_ID: 114,
       C_DocTypeTarget_ID: 126,
@@ -56,14 +56,22 @@ describe('matching of purchase orders, receipts and vendor invoices', () => {
     const iLines = (await rows('c_invoiceline', `C_Invoice_ID eq ${invoice.id}`)).sort((x, y) => x.Line - y.Line);
     assert.deepEqual((await stock.orderLines(po.id)).map((l) => [l.QtyDelivered, l.QtyInvoiced]), [[4, 4], [3, 3]]);
     const inv = await rows('m_matchinv', `C_InvoiceLine_ID eq ${iLines[0]!.id} or C_InvoiceLine_ID eq ${iLines[1]!.id}`);
-    assert.deepEqual(inv.map((m) => [idOf(m.M_InOutLine_ID), idOf(m.C_InvoiceLine_ID), m.Qty, m.Processed]), [[rLines[0]!.id, iLines[0]!.id, 4, true]], 'only the line naming a receipt line');
-    const poInv = await rows('m_matchpo', `C_InvoiceLine_ID eq ${iLines[0]!.id} or C_InvoiceLine_ID eq ${iLines[1]!.id}`);
     assert.deepEqual(
-      poInv.map((m) => [idOf(m.C_OrderLine_ID), idOf(m.C_InvoiceLine_ID), m.Qty]),
+      inv.map((m) => [idOf(m.M_InOutLine_ID), idOf(m.C_InvoiceLine_ID), m.Qty, m.Processed]).sort((x, y) => Number(x[1]) - Number(y[1])),
       [
-        [a!.id, iLines[0]!.id, 4],
-        [b!.id, iLines[1]!.id, 3],
+        [rLines[0]!.id, iLines[0]!.id, 4, true],
+        [rLines[1]!.id, iLines[1]!.id, 3, true],
       ],
+      'the line naming the receipt line, and the other through the receipt match of its order line (as the original)',
+    );
+    const poInv = await rows('m_matchpo', `C_OrderLine_ID eq ${a!.id} or C_OrderLine_ID eq ${b!.id}`);
+    assert.deepEqual(
+      poInv.map((m) => [idOf(m.C_OrderLine_ID), idOf(m.M_InOutLine_ID), idOf(m.C_InvoiceLine_ID), m.Qty]),
+      [
+        [a!.id, rLines[0]!.id, iLines[0]!.id, 4],
+        [b!.id, rLines[1]!.id, iLines[1]!.id, 3],
+      ],
+      'the receipt matches take the invoice lines: one row per order line',
     );
 
     const reversed = await ok('PUT', `/api/v1/models/c_invoice/${invoice.id}`, { 'doc-action': 'RC' });
@@ -75,8 +83,16 @@ describe('matching of purchase orders, receipts and vendor invoices', () => {
     assert.equal(rev!.Qty, -4);
     assert.equal(idOf(orig!.Reversal_ID), rev!.id);
     assert.equal(idOf(rev!.Reversal_ID), orig!.id);
-    const poAfter = await rows('m_matchpo', `C_InvoiceLine_ID eq ${iLines[0]!.id} or C_InvoiceLine_ID eq ${iLines[1]!.id}`);
-    assert.deepEqual(poAfter.map((m) => m.Qty).sort((x, y) => x - y), [-4, -3, 3, 4]);
+    assert.equal((await rows('m_matchpo', `C_InvoiceLine_ID eq ${iLines[0]!.id} or C_InvoiceLine_ID eq ${iLines[1]!.id}`)).length, 0, 'no match holds the reversed invoice');
+    const poAfter = await rows('m_matchpo', `C_OrderLine_ID eq ${a!.id} or C_OrderLine_ID eq ${b!.id}`);
+    assert.deepEqual(
+      poAfter.map((m) => [idOf(m.M_InOutLine_ID), idOf(m.C_InvoiceLine_ID) ?? null, m.Qty]),
+      [
+        [rLines[0]!.id, null, 4],
+        [rLines[1]!.id, null, 3],
+      ],
+      'the receipt matches keep their receipt lines, to be invoiced again',
+    );
   });
 
   it('an invoice completed before the receipt is matched when the receipt completes; reversing the receipt reverses its matches', async () => {
@@ -90,9 +106,24 @@ describe('matching of purchase orders, receipts and vendor invoices', () => {
     await ok('PUT', `/api/v1/models/m_inout/${receipt.id}`, { 'doc-action': 'CO' });
     const matched = await rows('m_matchinv', `C_InvoiceLine_ID eq ${iLine!.id}`);
     assert.deepEqual(matched.map((m) => [idOf(m.M_InOutLine_ID), m.Qty]), [[rLine!.id, 2]]);
+    assert.deepEqual(
+      (await rows('m_matchpo', `C_OrderLine_ID eq ${line!.id}`)).map((m) => [idOf(m.M_InOutLine_ID), idOf(m.C_InvoiceLine_ID), m.Qty]),
+      [[rLine!.id, iLine!.id, 2]],
+      "the receipt line filled the invoice line's match",
+    );
     await ok('PUT', `/api/v1/models/m_inout/${receipt.id}`, { 'doc-action': 'RC' });
     assert.deepEqual((await rows('m_matchinv', `C_InvoiceLine_ID eq ${iLine!.id}`)).map((m) => m.Qty), [2, -2]);
-    assert.deepEqual((await rows('m_matchpo', `M_InOutLine_ID eq ${rLine!.id} and C_InvoiceLine_ID eq null`)).map((m) => m.Qty), [2, -2]);
+    const after = await rows('m_matchpo', `C_OrderLine_ID eq ${line!.id}`);
+    assert.deepEqual(
+      after.map((m) => [idOf(m.M_InOutLine_ID) ?? null, idOf(m.C_InvoiceLine_ID), m.Qty, m.Reversal_ID ? 'reversed' : 'open']),
+      [
+        [rLine!.id, iLine!.id, 2, 'reversed'],
+        [rLine!.id, iLine!.id, -2, 'reversed'],
+        [null, iLine!.id, 2, 'open'],
+      ],
+      'the receipt match is reversed and the invoice line keeps a match of its own, as the original',
+    );
+    assert.deepEqual((await stock.orderLines(po.id)).map((l) => [l.QtyDelivered, l.QtyInvoiced]), [[0, 2]]);
   });
 
   it('the demo vendor invoice is matched with its receipt; sales documents are not matched; matches are read as invoices are', async () => {

@@ -1,0 +1,123 @@
+import { add, compare, div, mul, sub, ZERO, type Decimal } from '../decimal.js';
+import { nowTimestamp } from '../row-values.js';
+import { accountSchema, postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
+import { refuse, type DocumentContext } from './document-type.js';
+import type { MatchInvReversal } from './match-reversal.js';
+import { checkPeriod } from './period.js';
+
+interface MatchInvFacts {
+  m_matchinv_id: number;
+  ad_org_id: number;
+  m_product_id: number;
+  c_bpartner_id: number | null;
+  qty: string;
+  dateacct: unknown;
+  datetrx: unknown;
+  producttype: string;
+  movementqty: string;
+  movementtype: string;
+  qtyinvoiced: string;
+  docbasetype: string;
+  /** The receipt line's balance on Not-invoiced Receipts (accounted, debit − credit). */
+  received: string;
+  /** The invoice line's balances by account (accounted, debit − credit). */
+  invoiced: unknown;
+  precision: number;
+}
+
+/**
+ * A match with the facts of its receipt line on Not-invoiced Receipts and of its invoice line
+ * (the product line's account: Inventory Clearing, or Not-invoiced Receipts for invoices posted
+ * before matching posted), in the schema's currency.
+ */
+const FACTS_SQL = `SELECT mi.m_matchinv_id, mi.ad_org_id, mi.m_product_id, i.c_bpartner_id, mi.qty::text AS qty, mi.dateacct, mi.datetrx,
+    COALESCE(p.producttype, 'I') AS producttype, sl.movementqty::text AS movementqty, s.movementtype, il.qtyinvoiced::text AS qtyinvoiced,
+    COALESCE(dt.docbasetype, 'API') AS docbasetype,
+    (SELECT COALESCE(sum(f.amtacctdr - f.amtacctcr), 0) FROM fact_acct f
+      WHERE f.ad_table_id = $2 AND f.record_id = s.m_inout_id AND f.line_id = sl.m_inoutline_id AND f.account_id = $4)::text AS received,
+    (SELECT json_agg(json_build_object('account', x.account_id, 'amount', x.amount::text) ORDER BY x.account_id)
+       FROM (SELECT f.account_id, sum(f.amtacctdr - f.amtacctcr) AS amount FROM fact_acct f
+              WHERE f.ad_table_id = $3 AND f.record_id = i.c_invoice_id AND f.line_id = il.c_invoiceline_id AND f.c_tax_id IS NULL
+              GROUP BY f.account_id) x) AS invoiced,
+    (SELECT COALESCE(c.stdprecision, 2) FROM c_currency c WHERE c.c_currency_id = $5)::int AS precision
+  FROM m_matchinv mi
+  JOIN m_inoutline sl ON sl.m_inoutline_id = mi.m_inoutline_id JOIN m_inout s ON s.m_inout_id = sl.m_inout_id
+  JOIN c_invoiceline il ON il.c_invoiceline_id = mi.c_invoiceline_id JOIN c_invoice i ON i.c_invoice_id = il.c_invoice_id
+  LEFT JOIN c_doctype dt ON dt.c_doctype_id = COALESCE(NULLIF(i.c_doctypetarget_id, 0), i.c_doctype_id)
+  LEFT JOIN m_product p ON p.m_product_id = mi.m_product_id
+ WHERE mi.m_matchinv_id = ANY($1::bigint[]) ORDER BY mi.m_matchinv_id`;
+
+const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
+
+/** An amount as a debit when positive, else as a credit. */
+const side = (amount: Decimal): Pick<Fact, 'dr' | 'cr'> => (compare(amount, 0) >= 0 ? { dr: amount } : { cr: sub(0, amount) });
+
+/**
+ * The facts of one match, as the original's Doc_MatchInv with standard costing: Not-invoiced
+ * Receipts takes back the receipt line's amount for the matched quantity, the invoice line's
+ * account gives back the invoice line's amount for it, and the difference goes to Invoice Price
+ * Variance. A product that is not an item posts nothing (its invoice line posted to expense).
+ */
+function matchFacts(r: MatchInvFacts, nirAccount: number): Fact[] {
+  if (r.producttype !== 'I') return [];
+  const qty = r.qty;
+  const movement = r.movementtype.endsWith('-') ? sub(0, r.movementqty) : r.movementqty;
+  const invoiced = r.docbasetype.endsWith('C') ? sub(0, r.qtyinvoiced) : r.qtyinvoiced;
+  const productId = Number(r.m_product_id);
+  const facts: Fact[] = [];
+  let total: Decimal = ZERO;
+  if (compare(movement, 0) !== 0) {
+    const nir = div(mul(sub(0, r.received), qty), movement, r.precision);
+    total = add(total, nir);
+    facts.push({ account: nirAccount, productId, qty, ...side(nir) });
+  }
+  if (compare(invoiced, 0) !== 0) {
+    for (const line of json<{ account: number; amount: string }[] | null>(r.invoiced) ?? []) {
+      const amount = div(mul(sub(0, line.amount), qty), invoiced, r.precision);
+      total = add(total, amount);
+      facts.push({ account: Number(line.account), productId, qty: sub(0, qty), ...side(amount) });
+    }
+  }
+  facts.push({ account: 'p_invoicepricevariance_acct', productId, ...side(sub(0, total)) });
+  return facts;
+}
+
+/** The posting context of a match: the document's write context, under M_MatchInv. */
+function matchContext(d: DocumentContext, orgId: unknown): DocumentContext {
+  return { wc: d.wc, table: d.wc.dict.byName.get('m_matchinv')!, row: { ad_client_id: d.row.ad_client_id, ad_org_id: orgId }, action: d.action, changes: {}, messages: [] };
+}
+
+/**
+ * Posts new M_MatchInv rows (written by the document `d` completing, whose base type decides the
+ * period control of their accounting dates) and marks them Posted.
+ */
+export async function postMatchInvoices(d: DocumentContext, ids: readonly number[], docBaseType: string | null, glCategoryId: number | null): Promise<void> {
+  if (!ids.length) return;
+  const schema = await accountSchema(d);
+  const nirAccount = schema.accounts.notinvoicedreceipts_acct;
+  if (!nirAccount) throw refuse('the accounting schema has no notinvoicedreceipts_acct');
+  const tables = d.wc.dict.byName;
+  const { rows } = await d.wc.tx.query<MatchInvFacts>(FACTS_SQL, [ids, tables.get('m_inout')!.id, tables.get('c_invoice')!.id, nirAccount, schema.currencyId], { name: 'doc_match_inv_facts' });
+  for (const r of rows) {
+    const period = await checkPeriod(d.wc.tx, d.row.ad_client_id, r.dateacct, docBaseType);
+    if (!period.open) throw refuse(period.reason);
+    await postFacts(
+      matchContext(d, r.ad_org_id),
+      { dateAcct: r.dateacct, dateTrx: r.datetrx, periodId: period.periodId, currencyId: schema.currencyId, bpartnerId: r.c_bpartner_id, glCategoryId, facts: matchFacts(r, nirAccount) },
+      Number(r.m_matchinv_id),
+    );
+  }
+  await d.wc.tx.query(`UPDATE m_matchinv SET posted = 'Y', updated = $2::timestamp WHERE m_matchinv_id = ANY($1::bigint[])`, [ids, nowTimestamp()]);
+}
+
+/** Posts the reversals of posted matches: their facts negated, in the reversal's period. */
+export async function postMatchInvoiceReversals(d: DocumentContext, reversals: readonly MatchInvReversal[], dateAcct: unknown, periodId: number): Promise<void> {
+  const posted = reversals.filter((r) => r.posted);
+  for (const r of posted) {
+    const md = matchContext(d, d.row.ad_org_id);
+    await postReversingFacts(md, r.original, r.reversal, dateAcct, periodId);
+  }
+  if (posted.length) {
+    await d.wc.tx.query(`UPDATE m_matchinv SET posted = 'Y', updated = $2::timestamp WHERE m_matchinv_id = ANY($1::bigint[])`, [posted.map((r) => r.reversal), nowTimestamp()]);
+  }
+}
