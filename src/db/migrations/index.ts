@@ -8,6 +8,7 @@ import { identifierIndexName, identifierIndexReplacement } from '../../dictionar
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
+import { retypeIdLookups } from '../../dictionary/retype-lookups.js';
 import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
@@ -287,6 +288,14 @@ export const migrations: Migration[] = [
     name: 'document print processes (Rpt C_Order, Rpt C_Invoice, Rpt M_InOut) on the header tabs of the document windows',
     async up(tx) {
       await addPrintProcessSeed(tx);
+    },
+  },
+  {
+    version: 82,
+    name: 'charge accounts (C_Charge_Acct) with the accounts of the demo charges; lookups of ids stored as numbers whatever their name (C_Conversion_Rate.C_Currency_ID_To, AD_Ref_Table.AD_Key and AD_Display)',
+    async up(tx) {
+      await addSeedTables(tx, ['C_ElementValue', 'C_ValidCombination', 'C_Charge_Acct']);
+      await retypeIdLookups(tx, await loadDictionary(tx));
     },
   },
   {
