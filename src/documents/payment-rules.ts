@@ -2,6 +2,7 @@ import type { ModelEvent, Row } from '../events/model-events.js';
 import { OPEN_AMOUNT_SQL } from './engine/settlement.js';
 import { defaultDocTypeOf } from './inout-rules.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
+import { documentTypeRow } from './document-types.js';
 
 const clientOf = (e: ModelEvent): number => Number(e.row.ad_client_id ?? e.auth.clientId);
 
@@ -46,10 +47,12 @@ export async function paymentBeforeNew(e: ModelEvent): Promise<void> {
     const receipt = row.isreceipt !== 'N';
     const id = await defaultDocTypeOf(e.tx, receipt ? 'ARR' : 'APP', receipt, clientOf(e));
     if (id !== null) row.c_doctype_id = id;
-  } else {
-    const { rows } = await e.tx.query<{ docbasetype: string }>('SELECT docbasetype FROM c_doctype WHERE c_doctype_id = $1', [dt]);
-    if (rows[0]?.docbasetype === 'ARR') row.isreceipt = 'Y';
-    else if (rows[0]?.docbasetype === 'APP') row.isreceipt = 'N';
+  } else if (invoiceId === null) {
+    // Without an invoice the named type decides the side; with one, the invoice has decided it
+    // and a type of the other side is refused (documentTypeBeforeSave).
+    const type = await documentTypeRow(e.tx, e.memo, dt);
+    if (type?.docbasetype === 'ARR') row.isreceipt = 'Y';
+    else if (type?.docbasetype === 'APP') row.isreceipt = 'N';
   }
   for (const c of ['datetrx', 'dateacct']) fillEmpty(e, c, todayDate());
 }

@@ -13,6 +13,7 @@ import { invoiceFromOrder, invoiceLineFromSource } from './invoice-rules.js';
 import { allocationBeforeNew, allocationLineBeforeNew, paymentBeforeNew } from './payment-rules.js';
 import { addPeriodControls } from './engine/period.js';
 import { nowTimestamp } from './row-values.js';
+import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
@@ -51,6 +52,11 @@ export function registerDocumentRules(events: ModelEvents): void {
   events.on('before-new', 'c_payment', paymentBeforeNew);
   events.on('before-new', 'c_allocationhdr', allocationBeforeNew);
   events.on('before-new', 'c_allocationline', allocationLineBeforeNew);
+  // Last of the header rules: the document type they kept or chose must be one of the table and side.
+  for (const table of DOCUMENT_TYPE_RULES.keys()) {
+    events.on('before-new', table, documentTypeBeforeSave);
+    events.on('before-change', table, documentTypeBeforeSave);
+  }
   for (const [line, header, key] of [
     ['c_orderline', 'c_order', 'c_order_id'],
     ['c_invoiceline', 'c_invoice', 'c_invoice_id'],
