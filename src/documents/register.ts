@@ -14,6 +14,7 @@ import { allocationBeforeNew, allocationLineBeforeNew, paymentBeforeNew } from '
 import { addPeriodControls } from './engine/period.js';
 import { nowTimestamp } from './row-values.js';
 import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js';
+import { chargePaymentBeforeSave } from './charge-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
@@ -49,6 +50,8 @@ export function registerDocumentRules(events: ModelEvents): void {
   events.on('before-change', 'm_inout', inoutBeforeSave);
   events.on('before-new', 'm_inoutline', inoutLineBeforeSave);
   events.on('before-change', 'm_inoutline', inoutLineBeforeSave);
+  events.on('before-new', 'c_payment', chargePaymentBeforeSave);
+  events.on('before-change', 'c_payment', chargePaymentBeforeSave);
   events.on('before-new', 'c_payment', paymentBeforeNew);
   events.on('before-new', 'c_allocationhdr', allocationBeforeNew);
   events.on('before-new', 'c_allocationline', allocationLineBeforeNew);
