@@ -1,5 +1,5 @@
 import type { Table } from '../dictionary/model.js';
-import { forbidden } from '../errors.js';
+import { ApiError, forbidden } from '../errors.js';
 
 /**
  * Tables that documents maintain as they are processed: the ledger (Fact_Acct), the stock and its
@@ -23,10 +23,13 @@ export const isDocumentMaintained = (table: Table): boolean => DOCUMENT_MAINTAIN
 
 /**
  * Refuses a create, update or delete of a row that only documents write: 403 with the titles the
- * original gives a write the role may not make ("Update error", "Delete error").
+ * original gives a write the role may not make ("Update error", "Delete error"). A delete that
+ * would take such rows along with their parent (a product with its stock) is refused as a parent
+ * still referenced: 409.
  */
-export function assertNotDocumentMaintained(table: Table, action: 'create' | 'update' | 'delete'): void {
+export function assertNotDocumentMaintained(table: Table, action: 'create' | 'update' | 'delete', withParent = false): void {
   if (!isDocumentMaintained(table)) return;
+  if (withParent) throw new ApiError(409, 'Delete error', `The record is still referenced by ${table.name} records, which only documents write`);
   const verb = action === 'delete' ? 'deleted' : action === 'create' ? 'created' : 'changed';
   throw forbidden(
     action === 'delete' ? 'Delete error' : 'Update error',

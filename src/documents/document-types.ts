@@ -6,7 +6,10 @@ import { idOf, invalid } from './row-values.js';
 /**
  * The document types a document table takes, as the original's column validation rules give them
  * (C_DocType.DocBaseType IN (...) AND C_DocType.IsSOTrx='@IsSOTrx@'): the base types of its
- * types, and the column whose value must agree with the type's IsSOTrx.
+ * types, and the column whose value must agree with the type's IsSOTrx. Shipments have no side
+ * rule: as in the original's MInOut, the base type gives the direction and the document's side
+ * (its order's) the partner, so an MM Shipment type on a purchase order's document is a vendor
+ * return (V-) and an MM Receipt type on a sales one a customer return (C+).
  */
 export interface DocumentTypeRule {
   /** Columns naming the document's type (physical names), the target first where there is one. */
@@ -26,7 +29,7 @@ export const DOCUMENT_TYPE_RULES: ReadonlyMap<string, DocumentTypeRule> = new Ma
     'c_invoice',
     { columns: ['c_doctypetarget_id', 'c_doctype_id'], baseTypes: ['ARI', 'ARC', 'API', 'APC'], defaults: { sales: 'ARI', purchase: 'API' }, side: 'issotrx' },
   ],
-  ['m_inout', { columns: ['c_doctype_id'], baseTypes: ['MMS', 'MMR'], defaults: { sales: 'MMS', purchase: 'MMR' }, side: 'issotrx' }],
+  ['m_inout', { columns: ['c_doctype_id'], baseTypes: ['MMS', 'MMR'], defaults: { sales: 'MMS', purchase: 'MMR' }, side: null }],
   ['c_payment', { columns: ['c_doctype_id'], baseTypes: ['ARR', 'APP'], defaults: { sales: 'ARR', purchase: 'APP' }, side: 'isreceipt' }],
   ['c_allocationhdr', { columns: ['c_doctype_id'], baseTypes: ['CMA'], defaults: { sales: 'CMA', purchase: 'CMA' }, side: null }],
 ]);
@@ -41,6 +44,7 @@ export function documentTypeRule(table: string): DocumentTypeRule {
 /** A C_DocType row as documents read it. */
 export interface DocTypeRow {
   c_doctype_id: number;
+  ad_client_id: number;
   name: string;
   docbasetype: string;
   docsubtypeso: string | null;
@@ -56,7 +60,7 @@ export interface DocTypeRow {
 export function documentTypeRow(tx: Tx, memo: OperationMemo, id: number): Promise<DocTypeRow | null> {
   return memo.get('c_doctype', `row:${id}`, async () => {
     const { rows } = await tx.query<DocTypeRow>(
-      `SELECT c_doctype_id, name, docbasetype, docsubtypeso, issotrx, gl_category_id, iscanbereactivated,
+      `SELECT c_doctype_id, ad_client_id, name, docbasetype, docsubtypeso, issotrx, gl_category_id, iscanbereactivated,
               isoverwriteseqoncomplete, isoverwritedateoncomplete, definitesequence_id
          FROM c_doctype WHERE c_doctype_id = $1`,
       [id],
@@ -98,7 +102,10 @@ export async function documentTypeBeforeSave(e: ModelEvent): Promise<void> {
     const id = idOf(e.row[column]);
     if (id === null) continue;
     const dt = await documentTypeRow(e.tx, e.memo, id);
-    if (!dt) throw invalid(`Document type ${id} not found for column ${col.name}`);
+    // An unknown type, or one of another client, is left to the reference check (400 Foreign ID
+    // not found), which names nothing of the other client.
+    const clientId = Number(e.row.ad_client_id ?? e.auth.clientId);
+    if (!dt || (Number(dt.ad_client_id) !== 0 && Number(dt.ad_client_id) !== clientId)) continue;
     const misfit = documentTypeMisfit(e.table.name, rule, dt, e.row);
     if (misfit) throw invalid(`${misfit[0]!.toUpperCase()}${misfit.slice(1)} (column ${col.name})`);
   }

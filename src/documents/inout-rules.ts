@@ -1,7 +1,7 @@
 import type { Tx } from '../db/types.js';
 import type { ModelEvent, Row } from '../events/model-events.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
-import { documentTypeRow } from './document-types.js';
+import { documentTypeRow, documentTypeRule } from './document-types.js';
 
 /** Movement type of a shipment or receipt from its document type's base type and side. */
 export function movementTypeOf(docBaseType: string | null, isSOTrx: boolean): string {
@@ -62,18 +62,19 @@ export async function inoutBeforeSave(e: ModelEvent): Promise<void> {
     );
     fillEmpty(e, 'c_bpartner_location_id', rows[0]?.id);
   }
+  const rule = documentTypeRule('m_inout');
   let dt = await docTypeFacts(e, idOf(row.c_doctype_id));
-  const ownType = dt !== null && (dt.docbasetype === 'MMS' || dt.docbasetype === 'MMR');
+  const ownType = dt !== null && rule.baseTypes.includes(dt.docbasetype);
   const given = idOf(row.c_doctype_id) !== null && !(await isDefaulted(e, 'c_doctype_id'));
   if (isNew && !given) {
     const isSOTrx = row.issotrx !== 'N';
-    const id = await defaultDocTypeOf(e.tx, isSOTrx ? 'MMS' : 'MMR', isSOTrx, Number(row.ad_client_id ?? e.auth.clientId));
+    const id = await defaultDocTypeOf(e.tx, isSOTrx ? rule.defaults.sales : rule.defaults.purchase, isSOTrx, Number(row.ad_client_id ?? e.auth.clientId));
     if (id !== null && (!ownType || dt?.issotrx !== row.issotrx)) {
       row.c_doctype_id = id;
       dt = await docTypeFacts(e, id);
     }
   }
-  if (dt && (dt.docbasetype === 'MMS' || dt.docbasetype === 'MMR')) {
+  if (dt && rule.baseTypes.includes(dt.docbasetype)) {
     if (orderId === null) row.issotrx = dt.issotrx;
     row.movementtype = movementTypeOf(dt.docbasetype, row.issotrx !== 'N');
   }

@@ -368,7 +368,7 @@ function detailLinks(wc: WriteContext, table: Table): { table: Table; column: Co
  * is refused with 409 naming the first such reference.
  */
 export async function deleteRecord(wc: WriteContext, table: Table, idText: string, existing?: Row, depth = 0): Promise<void> {
-  assertNotDocumentMaintained(table, 'delete');
+  assertNotDocumentMaintained(table, 'delete', depth > 0);
   const old = existing ?? (await loadForWrite(wc, table, idText));
   if (!table.isDeleteable) throw forbidden('Delete error', `Records of ${table.name} cannot be deleted`);
   assertWritableRow(wc.auth, table, table.byName.has('ad_client_id') ? Number(old.ad_client_id) : null, table.byName.has('ad_org_id') ? Number(old.ad_org_id) : null, 'delete');

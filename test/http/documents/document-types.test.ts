@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { demoRoleTokens } from '../../helpers/demo-roles.js';
 import { idOf, q } from './document-helpers.js';
+import { insertSeedRows } from '../../../src/seed/insert-rows.js';
 
 /** GardenWorld document types (C_DocType_ID). */
 const DT = {
@@ -145,11 +146,17 @@ describe('document types are checked against their table and side', () => {
       });
       refusedSave(r, 'C_DocType_ID', `document type ${name} \\(\\w{3}\\) is not a document type of M_InOut, which takes MMS, MMR`);
     }
-    // A customer return type (MMR, sales) on a receipt of a purchase order is of the other side.
-    const po = await completedOrder(false);
-    const wrongSide = await as(user, 'POST', '/api/v1/models/m_inout', { C_Order_ID: po.id, C_DocType_ID: DT.customerReturn, M_InOutLine: [{ C_OrderLine_ID: po.C_OrderLine[0].id }] });
-    refusedSave(wrongSide, 'C_DocType_ID', 'document type MM Customer Return is a sales document type and the M_InOut is a purchase document');
     assert.equal(await count('m_inout'), before, 'no shipment was written');
+    // The base type gives the direction, the order the side: an MM Shipment type on a purchase
+    // order's document is a vendor return, as the original's MInOut.
+    const po = await completedOrder(false);
+    const received = await as(user, 'POST', '/api/v1/models/m_inout', { C_Order_ID: po.id, M_InOutLine: [{ C_OrderLine_ID: po.C_OrderLine[0].id }], 'doc-action': 'CO' });
+    assert.equal(received.status, 201, received.text);
+    assert.equal(idOf(received.body.MovementType), 'V+');
+    const vendorReturn = await as(user, 'POST', '/api/v1/models/m_inout', { C_Order_ID: po.id, C_DocType_ID: DT.mmShipment, M_InOutLine: [{ C_OrderLine_ID: po.C_OrderLine[0].id, QtyEntered: 1 }] });
+    assert.equal(vendorReturn.status, 201, vendorReturn.text);
+    assert.equal(vendorReturn.body.IsSOTrx, false);
+    assert.equal(idOf(vendorReturn.body.MovementType), 'V-');
     const shipped = await as(admin, 'POST', '/api/v1/models/m_inout', { C_Order_ID: order.id, M_InOutLine: [{ C_OrderLine_ID: order.C_OrderLine[0].id }], 'doc-action': 'CO' });
     assert.equal(shipped.status, 201, shipped.text);
     assert.equal(idOf(shipped.body.C_DocType_ID), DT.mmShipment);
@@ -184,6 +191,18 @@ describe('document types are checked against their table and side', () => {
     assert.equal(idOf(good.body.C_DocType_ID), DT.paymentAllocation);
   });
 
+  it("names nothing of another client's document type", async () => {
+    const dict = server.services.dictionary.current;
+    const now = new Date().toISOString();
+    const put = (table: string, rows: Record<string, unknown>[]) => insertSeedRows(server.services.db, dict.byName.get(table)!, rows, now);
+    await put('ad_client', [{ AD_Client_ID: 9100, AD_Org_ID: 0, Value: 'OtherCo', Name: 'Other Company', AD_Language: 'en_US' }]);
+    await put('c_doctype', [{ C_DocType_ID: 9100, AD_Client_ID: 9100, AD_Org_ID: 0, Name: 'Secret Vendor Bills', PrintName: 'Secret', DocBaseType: 'API', IsSOTrx: 'N', GL_Category_ID: 108 }]);
+    const r = await as(admin, 'POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: 9100, C_OrderLine: [{ M_Product_ID: 128, QtyEntered: 1 }] });
+    assert.equal(r.status, 400, r.text);
+    assert.doesNotMatch(r.text, /Secret/);
+    assert.match(r.body.detail, /C_DocTypeTarget_ID/);
+  });
+
   it('refuses to prepare a document whose stored type is not one of its table or side, and leaves it drafted', async () => {
     const draft = await as(admin, 'POST', '/api/v1/models/c_order', { C_BPartner_ID: 118, C_DocTypeTarget_ID: DT.standardOrder, C_OrderLine: [{ M_Product_ID: 128, QtyEntered: 1 }] });
     assert.equal(draft.status, 201, draft.text);
@@ -204,10 +223,17 @@ describe('document types are checked against their table and side', () => {
 
     const ship = await as(admin, 'POST', '/api/v1/models/m_inout', { C_BPartner_ID: 118, C_DocType_ID: DT.mmShipment, IsSOTrx: true, M_InOutLine: [{ M_Product_ID: 128, MovementQty: 1 }] });
     assert.equal(ship.status, 201, ship.text);
-    await server.services.db.query('UPDATE m_inout SET issotrx = $2 WHERE m_inout_id = $1', [ship.body.id, 'N']);
-    const side = await as(admin, 'PUT', `/api/v1/models/m_inout/${ship.body.id}`, { 'doc-action': 'CO' });
-    assert.equal(side.status, 400, side.text);
-    assert.match(side.body.detail, /document type MM Shipment is a sales document type and the M_InOut is a purchase document/);
+    await server.services.db.query('UPDATE m_inout SET c_doctype_id = $2 WHERE m_inout_id = $1', [ship.body.id, DT.bankStatement]);
+    const moved = await as(admin, 'PUT', `/api/v1/models/m_inout/${ship.body.id}`, { 'doc-action': 'CO' });
+    assert.equal(moved.status, 400, moved.text);
+    assert.match(moved.body.detail, /document type Bank Statement \(CMB\) is not a document type of M_InOut, which takes MMS, MMR/);
     assert.equal(idOf((await as(admin, 'GET', `/api/v1/models/m_inout/${ship.body.id}`)).body.DocStatus), 'DR');
+
+    const receipt = await as(admin, 'POST', '/api/v1/models/c_payment', { C_BPartner_ID: 118, C_DocType_ID: DT.arReceipt, PayAmt: 3 });
+    assert.equal(receipt.status, 201, receipt.text);
+    await server.services.db.query('UPDATE c_payment SET isreceipt = $2 WHERE c_payment_id = $1', [receipt.body.id, 'N']);
+    const side = await as(admin, 'PUT', `/api/v1/models/c_payment/${receipt.body.id}`, { 'doc-action': 'CO' });
+    assert.equal(side.status, 400, side.text);
+    assert.match(side.body.detail, /document type AR Receipt is a receipt document type and the C_Payment is a payment document/);
   });
 });

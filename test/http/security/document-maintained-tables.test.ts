@@ -160,6 +160,16 @@ describe('tables documents maintain are read-only through every write path', () 
     });
   }
 
+  it('keeps them when their parent is deleted: a product with stock is still referenced (409)', async () => {
+    const stockRows = await rowCount('m_storageonhand');
+    const r = await as(tokens.admin, 'DELETE', '/api/v1/models/m_product/128');
+    assert.equal(r.status, 409, r.text);
+    assert.equal(r.body.title, 'Delete error');
+    assert.match(r.body.detail, /still referenced by/);
+    assert.equal(await rowCount('m_storageonhand'), stockRows);
+    assert.equal((await as(tokens.admin, 'GET', '/api/v1/models/m_product/128')).status, 200);
+  });
+
   it('still reads them, and documents still write them', async () => {
     for (const t of TABLES) {
       const r = await as(tokens.user, 'GET', `/api/v1/models/${t.table}?$top=1`);
