@@ -11,8 +11,10 @@ export function sqlType(col: Column): string {
     case 'boolean':
       return 'char(1)';
     case 'foreign-key':
-      // Lookups keyed by a code (EntityType, AD_Language) store the code itself.
-      return /(_ID|tedBy|_Acct)$/i.test(col.name) ? 'bigint' : varchar;
+      // A lookup stores its target's key: a number when that key is an id, whatever the column's
+      // own name (C_Currency_ID_To, CreatedBy, *_Acct, AD_Ref_Table.AD_Key); the code itself when
+      // the target is keyed by a code (EntityType, AD_Language).
+      return /_ID$/i.test(col.lookup?.keyColumn ?? col.name) ? 'bigint' : varchar;
     case 'integer':
     case 'record-id':
       return 'bigint';

@@ -1,6 +1,7 @@
 /**
  * The documents whose lines carry prices and taxes: where each keeps its header, lines, tax rows,
- * document date and line quantity. Names are physical (lower-case) table and column names.
+ * document date and line quantity. Names are physical (lower-case) table and column names. The
+ * document types each takes are in DOCUMENT_TYPE_RULES (document-types.ts).
  */
 export interface DocumentKind {
   /** Table name as the dictionary spells it, for messages. */
@@ -16,8 +17,6 @@ export interface DocumentKind {
   dateColumn: string;
   /** The quantity in the product's unit (QtyEntered is in the line's unit). */
   qtyColumn: string;
-  /** Document base types of its document types; the first two are the sales and purchase defaults. */
-  docBaseTypes: readonly [sales: string, purchase: string, ...others: string[]];
 }
 
 export const ORDER: DocumentKind = {
@@ -31,7 +30,6 @@ export const ORDER: DocumentKind = {
   taxUu: 'c_ordertax_uu',
   dateColumn: 'dateordered',
   qtyColumn: 'qtyordered',
-  docBaseTypes: ['SOO', 'POO'],
 };
 
 export const INVOICE: DocumentKind = {
@@ -45,7 +43,6 @@ export const INVOICE: DocumentKind = {
   taxUu: 'c_invoicetax_uu',
   dateColumn: 'dateinvoiced',
   qtyColumn: 'qtyinvoiced',
-  docBaseTypes: ['ARI', 'API', 'ARC', 'APC'],
 };
 
 export const DOCUMENT_KINDS: readonly DocumentKind[] = [ORDER, INVOICE];

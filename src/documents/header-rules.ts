@@ -2,14 +2,10 @@ import { ident, SqlBuilder } from '../db/sql.js';
 import type { Tx } from '../db/types.js';
 import type { ModelEvent } from '../events/model-events.js';
 import type { DocumentKind } from './document-kinds.js';
+import { documentTypeRow, documentTypeRule } from './document-types.js';
 import { versionOnDate } from './pricing.js';
 import { recomputeDocument } from './totals.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, nowTimestamp, todayDate } from './row-values.js';
-
-interface DocTypeFacts {
-  issotrx: string | null;
-  docbasetype: string | null;
-}
 
 interface PartnerFacts {
   name: string;
@@ -32,12 +28,6 @@ interface PartnerFacts {
 }
 
 const clientOf = (e: ModelEvent): number => Number(e.row.ad_client_id ?? e.auth.clientId);
-
-async function docTypeFacts(tx: Tx, docTypeId: number | null): Promise<DocTypeFacts | null> {
-  if (docTypeId === null) return null;
-  const { rows } = await tx.query<DocTypeFacts>('SELECT issotrx, docbasetype FROM c_doctype WHERE c_doctype_id = $1', [docTypeId], { name: 'doc_doctype' });
-  return rows[0] ?? null;
-}
 
 /** A location of the partner: ship-to (or bill-to) ones first, then any active one. */
 const locationOf = (flag: 'isshipto' | 'isbillto') =>
@@ -118,23 +108,29 @@ async function defaultDocType(tx: Tx, docBaseType: string, clientId: number): Pr
   return rows.length ? Number(rows[0]!.id) : null;
 }
 
+/** The document type a column names (read once per operation), or null. */
+const docTypeFacts = (e: ModelEvent, id: number | null) => (id === null ? Promise.resolve(null) : documentTypeRow(e.tx, e.memo, id));
+
 /**
- * Sales or purchase follows the target document type. A new document without a target type of
- * its own kind (none, or only the engine's stand-in) gets the client's default sales or purchase
- * type, by IsSOTrx.
+ * Sales or purchase follows the target document type, unless an order the invoice is created
+ * from has decided it. A new document without a target type of its own kind (none, or only the
+ * engine's stand-in) gets the client's default sales or purchase type, by IsSOTrx. A type of
+ * another table or side that the caller names is kept, and refused by documentTypeBeforeSave.
  */
 async function applyDocType(e: ModelEvent, kind: DocumentKind): Promise<void> {
-  let dt = await docTypeFacts(e.tx, idOf(e.row.c_doctypetarget_id));
-  const ownKind = dt !== null && kind.docBaseTypes.includes(String(dt.docbasetype ?? ''));
+  const rule = documentTypeRule(kind.header);
+  let dt = await docTypeFacts(e, idOf(e.row.c_doctypetarget_id));
+  const ownKind = dt !== null && rule.baseTypes.includes(String(dt.docbasetype ?? ''));
   if (!ownKind && e.type === 'before-new' && (isEmptyValue(e.row.c_doctypetarget_id) || (await isDefaulted(e, 'c_doctypetarget_id')))) {
-    const id = await defaultDocType(e.tx, e.row.issotrx === 'Y' ? kind.docBaseTypes[0] : kind.docBaseTypes[1], clientOf(e));
+    const id = await defaultDocType(e.tx, e.row.issotrx === 'Y' ? rule.defaults.sales : rule.defaults.purchase, clientOf(e));
     if (id !== null) {
       e.row.c_doctypetarget_id = id;
-      dt = await docTypeFacts(e.tx, id);
+      dt = await docTypeFacts(e, id);
     }
   }
   if (!dt) return;
-  if (dt.issotrx === 'Y' || dt.issotrx === 'N') e.row.issotrx = dt.issotrx;
+  const sideFromOrder = kind.headerKey !== 'c_order_id' && idOf(e.row.c_order_id) !== null;
+  if ((dt.issotrx === 'Y' || dt.issotrx === 'N') && !sideFromOrder) e.row.issotrx = dt.issotrx;
   if (e.table.byName.has('docbasetype') && dt.docbasetype && (isEmptyValue(e.row.docbasetype) || e.type === 'before-change')) e.row.docbasetype = dt.docbasetype;
 }
 

@@ -3,6 +3,7 @@ import type { ModelEvent, Row } from '../events/model-events.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
 import { applyQuantities } from './line-rules.js';
 import { unitConversion } from './units.js';
+import { documentTypeRow, documentTypeRule } from './document-types.js';
 
 /** Movement type of a shipment or receipt from its document type's base type and side. */
 export function movementTypeOf(docBaseType: string | null, isSOTrx: boolean): string {
@@ -35,18 +36,17 @@ export async function defaultDocTypeOf(tx: Tx, docBaseType: string, isSOTrx: boo
   return rows.length ? Number(rows[0]!.id) : null;
 }
 
-async function docTypeFacts(tx: Tx, id: number | null): Promise<{ docbasetype: string; issotrx: string } | null> {
-  if (id === null) return null;
-  const { rows } = await tx.query<{ docbasetype: string; issotrx: string }>('SELECT docbasetype, issotrx FROM c_doctype WHERE c_doctype_id = $1', [id], { name: 'doc_inout_doctype' });
-  return rows[0] ?? null;
-}
+/** The document type a shipment names (read once per operation), or null. */
+const docTypeFacts = (e: ModelEvent, id: number | null) => (id === null ? Promise.resolve(null) : documentTypeRow(e.tx, e.memo, id));
 
 const ORDER_COPIES = ['c_bpartner_id', 'c_bpartner_location_id', 'm_warehouse_id', 'salesrep_id', 'ad_user_id', 'deliveryrule', 'deliveryviarule', 'freightcostrule', 'priorityrule', 'poreference', 'dateordered'];
 
 /**
  * A new shipment or receipt: from its order (partner, address, warehouse, rules, side) when it
  * names one, else from its partner; the document type by side (MM Shipment, MM Receipt) when not
- * given; the movement type follows the document type; dates default to today.
+ * given; the movement type follows the document type; dates default to today. A document type
+ * the caller names is kept as given: one of another table or side is refused by
+ * documentTypeBeforeSave, never replaced.
  */
 export async function inoutBeforeSave(e: ModelEvent): Promise<void> {
   const row = e.row;
@@ -64,17 +64,19 @@ export async function inoutBeforeSave(e: ModelEvent): Promise<void> {
     );
     fillEmpty(e, 'c_bpartner_location_id', rows[0]?.id);
   }
-  let dt = await docTypeFacts(e.tx, idOf(row.c_doctype_id));
-  const ownType = dt !== null && (dt.docbasetype === 'MMS' || dt.docbasetype === 'MMR');
-  if (isNew && (!ownType || (await isDefaulted(e, 'c_doctype_id')))) {
+  const rule = documentTypeRule('m_inout');
+  let dt = await docTypeFacts(e, idOf(row.c_doctype_id));
+  const ownType = dt !== null && rule.baseTypes.includes(dt.docbasetype);
+  const given = idOf(row.c_doctype_id) !== null && !(await isDefaulted(e, 'c_doctype_id'));
+  if (isNew && !given) {
     const isSOTrx = row.issotrx !== 'N';
-    const id = await defaultDocTypeOf(e.tx, isSOTrx ? 'MMS' : 'MMR', isSOTrx, Number(row.ad_client_id ?? e.auth.clientId));
+    const id = await defaultDocTypeOf(e.tx, isSOTrx ? rule.defaults.sales : rule.defaults.purchase, isSOTrx, Number(row.ad_client_id ?? e.auth.clientId));
     if (id !== null && (!ownType || dt?.issotrx !== row.issotrx)) {
       row.c_doctype_id = id;
-      dt = await docTypeFacts(e.tx, id);
+      dt = await docTypeFacts(e, id);
     }
   }
-  if (dt && (dt.docbasetype === 'MMS' || dt.docbasetype === 'MMR')) {
+  if (dt && rule.baseTypes.includes(dt.docbasetype)) {
     if (orderId === null) row.issotrx = dt.issotrx;
     row.movementtype = movementTypeOf(dt.docbasetype, row.issotrx !== 'N');
   }

@@ -2,6 +2,7 @@ import type { ModelEvent, Row } from '../events/model-events.js';
 import { OPEN_AMOUNT_SQL } from './engine/settlement.js';
 import { defaultDocTypeOf } from './inout-rules.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
+import { documentTypeRow, documentTypeRule } from './document-types.js';
 
 const clientOf = (e: ModelEvent): number => Number(e.row.ad_client_id ?? e.auth.clientId);
 
@@ -41,15 +42,17 @@ export async function paymentBeforeNew(e: ModelEvent): Promise<void> {
     const { rows } = await e.tx.query<{ c_currency_id: number }>('SELECT c_currency_id FROM c_bankaccount WHERE c_bankaccount_id = $1', [row.c_bankaccount_id]);
     fillEmpty(e, 'c_currency_id', rows[0]?.c_currency_id);
   }
+  const rule = documentTypeRule('c_payment');
   const dt = idOf(row.c_doctype_id);
   if (dt === null || (await isDefaulted(e, 'c_doctype_id'))) {
     const receipt = row.isreceipt !== 'N';
-    const id = await defaultDocTypeOf(e.tx, receipt ? 'ARR' : 'APP', receipt, clientOf(e));
+    const id = await defaultDocTypeOf(e.tx, receipt ? rule.defaults.sales : rule.defaults.purchase, receipt, clientOf(e));
     if (id !== null) row.c_doctype_id = id;
-  } else {
-    const { rows } = await e.tx.query<{ docbasetype: string }>('SELECT docbasetype FROM c_doctype WHERE c_doctype_id = $1', [dt]);
-    if (rows[0]?.docbasetype === 'ARR') row.isreceipt = 'Y';
-    else if (rows[0]?.docbasetype === 'APP') row.isreceipt = 'N';
+  } else if (invoiceId === null) {
+    // Without an invoice the named type decides the side (AR Receipt: a receipt); with one, the
+    // invoice has decided it and a type of the other side is refused (documentTypeBeforeSave).
+    const type = await documentTypeRow(e.tx, e.memo, dt);
+    if (type && rule.baseTypes.includes(type.docbasetype) && (type.issotrx === 'Y' || type.issotrx === 'N')) row.isreceipt = type.issotrx;
   }
   for (const c of ['datetrx', 'dateacct']) fillEmpty(e, c, todayDate());
 }
@@ -57,7 +60,7 @@ export async function paymentBeforeNew(e: ModelEvent): Promise<void> {
 /** A new allocation: the Payment Allocation document type, the accounting schema's currency, today's dates. */
 export async function allocationBeforeNew(e: ModelEvent): Promise<void> {
   const row = e.row;
-  if (idOf(row.c_doctype_id) === null) row.c_doctype_id = await defaultDocTypeOf(e.tx, 'CMA', false, clientOf(e));
+  if (idOf(row.c_doctype_id) === null) row.c_doctype_id = await defaultDocTypeOf(e.tx, documentTypeRule('c_allocationhdr').defaults.sales, false, clientOf(e));
   if (idOf(row.c_currency_id) === null) {
     const { rows } = await e.tx.query<{ id: number }>('SELECT c_currency_id AS id FROM c_acctschema WHERE ad_client_id = $1 ORDER BY c_acctschema_id LIMIT 1', [clientOf(e)]);
     fillEmpty(e, 'c_currency_id', rows[0]?.id);

@@ -13,6 +13,8 @@ import { invoiceFromOrder, invoiceLineFromSource } from './invoice-rules.js';
 import { allocationBeforeNew, allocationLineBeforeNew, paymentBeforeNew } from './payment-rules.js';
 import { addPeriodControls } from './engine/period.js';
 import { nowTimestamp } from './row-values.js';
+import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js';
+import { chargePaymentBeforeSave } from './charge-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
@@ -48,9 +50,16 @@ export function registerDocumentRules(events: ModelEvents): void {
   events.on('before-change', 'm_inout', inoutBeforeSave);
   events.on('before-new', 'm_inoutline', inoutLineBeforeSave);
   events.on('before-change', 'm_inoutline', inoutLineBeforeSave);
+  events.on('before-new', 'c_payment', chargePaymentBeforeSave);
+  events.on('before-change', 'c_payment', chargePaymentBeforeSave);
   events.on('before-new', 'c_payment', paymentBeforeNew);
   events.on('before-new', 'c_allocationhdr', allocationBeforeNew);
   events.on('before-new', 'c_allocationline', allocationLineBeforeNew);
+  // Last of the header rules: the document type they kept or chose must be one of the table and side.
+  for (const table of DOCUMENT_TYPE_RULES.keys()) {
+    events.on('before-new', table, documentTypeBeforeSave);
+    events.on('before-change', table, documentTypeBeforeSave);
+  }
   for (const [line, header, key] of [
     ['c_orderline', 'c_order', 'c_order_id'],
     ['c_invoiceline', 'c_invoice', 'c_invoice_id'],

@@ -54,7 +54,7 @@ interface RefTable {
 }
 
 async function refTableOf(rc: ReadContext, id: number): Promise<RefTable | null> {
-  // AD_Key and AD_Display hold column ids as text.
+  // AD_Key and AD_Display hold column ids (compared as text, so that any stored form matches).
   const { rows } = await rc.q.query<Record<string, string | null>>(
     `SELECT t.tablename, k.columnname AS keycolumn, d.columnname AS displaycolumn, rt.whereclause, rt.orderbyclause, rt.isvaluedisplayed
        FROM ad_ref_table rt JOIN ad_table t ON t.ad_table_id = rt.ad_table_id

@@ -8,6 +8,7 @@ import { identifierIndexName, identifierIndexReplacement } from '../../dictionar
 import { loadDictionary } from '../../dictionary/load.js';
 import type { Dictionary } from '../../dictionary/model.js';
 import { synchroniseSchema } from '../../dictionary/sync.js';
+import { retypeIdLookups } from '../../dictionary/retype-lookups.js';
 import { hashClearTextPasswords } from '../../auth/hash-stored-passwords.js';
 import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
@@ -343,6 +344,14 @@ export const migrations: Migration[] = [
           WHERE c_acctschema_id = 101 AND p_inventoryclearing_acct IS NULL AND (SELECT count(*) FROM c_validcombination WHERE c_validcombination_id IN (51290, 58100)) = 2`,
       );
       await mergeDoubleMatches(tx);
+    },
+  },
+  {
+    version: 82,
+    name: 'charge accounts (C_Charge_Acct) with the accounts of the demo charges; lookups of ids stored as numbers whatever their name (C_Conversion_Rate.C_Currency_ID_To, AD_Ref_Table.AD_Key and AD_Display)',
+    async up(tx) {
+      await addSeedTables(tx, ['C_ElementValue', 'C_ValidCombination', 'C_Charge_Acct']);
+      await retypeIdLookups(tx, await loadDictionary(tx));
     },
   },
   {

@@ -2,21 +2,11 @@ import { ident } from '../../db/sql.js';
 import type { Row } from '../../events/model-events.js';
 import { takeFromSequence } from '../../records/write/document-number.js';
 import { idOf, nowTimestamp, todayDate } from '../row-values.js';
+import { documentTypeRow, type DocTypeRow } from '../document-types.js';
 import { refuse, type DocumentContext } from './document-type.js';
 import { checkPeriod, type PeriodCheck } from './period.js';
 
-export interface DocTypeRow {
-  c_doctype_id: number;
-  name: string;
-  docbasetype: string;
-  docsubtypeso: string | null;
-  issotrx: string;
-  gl_category_id: number | null;
-  iscanbereactivated: string | null;
-  isoverwriteseqoncomplete: string | null;
-  isoverwritedateoncomplete: string | null;
-  definitesequence_id: number | null;
-}
+export type { DocTypeRow } from '../document-types.js';
 
 /** The id of the document being processed. */
 export const docId = (d: DocumentContext): number => Number(d.row[d.table.keyColumn!.dbName]);
@@ -27,17 +17,7 @@ export const current = (d: DocumentContext, column: string): unknown => (column 
 /** The document type of the document: C_DocTypeTarget_ID where the table has one, else C_DocType_ID. */
 export async function docTypeOf(d: DocumentContext): Promise<DocTypeRow | null> {
   const id = idOf(current(d, 'c_doctypetarget_id')) ?? idOf(current(d, 'c_doctype_id'));
-  if (id === null) return null;
-  return d.wc.memo.get('c_doctype', `row:${id}`, async () => {
-    const { rows } = await d.wc.tx.query<DocTypeRow>(
-      `SELECT c_doctype_id, name, docbasetype, docsubtypeso, issotrx, gl_category_id, iscanbereactivated,
-              isoverwriteseqoncomplete, isoverwritedateoncomplete, definitesequence_id
-         FROM c_doctype WHERE c_doctype_id = $1`,
-      [id],
-      { name: 'doc_engine_doctype' },
-    );
-    return rows[0] ?? null;
-  });
+  return id === null ? null : documentTypeRow(d.wc.tx, d.wc.memo, id);
 }
 
 /**

@@ -10,6 +10,7 @@ import { createWriteContext, emitModelEvent, type WriteContext } from '../../rec
 import { nowTimestamp } from '../row-values.js';
 import { afterAction, isAccepted, isDocAction, isDocStatus, type DocAction, type DocStatus } from './doc-status.js';
 import { DocumentRefusal, refusalError, type DocumentContext, type DocumentType } from './document-type.js';
+import { requireDocumentTypeOfTable } from './document-type-check.js';
 
 const types = new Map<string, DocumentType>();
 
@@ -134,6 +135,8 @@ async function perform(type: DocumentType, d: DocumentContext, status: DocStatus
   const step = stepOf(type, d.action);
   if (!step) throw new DocumentRefusal(`${d.table.name} documents do not offer this action`);
   let row = d.row;
+  const prepares = d.action === 'PR' || (d.action === 'CO' && (status === 'DR' || status === 'IN'));
+  if (prepares) await requireDocumentTypeOfTable(d);
   // Complete of a document not yet prepared prepares it first, as the original's engine.
   if (d.action === 'CO' && (status === 'DR' || status === 'IN')) {
     row = await runStep(d, 'PR', () => type.prepare(d), () => afterAction('PR', 'IP'));

@@ -3,6 +3,7 @@ import { insertRecord } from '../../records/write/persist.js';
 import { INVOICE } from '../document-kinds.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
+import { chargeAccountSql } from '../accounting/charge-account.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import type { DocumentContext, DocumentType } from './document-type.js';
 import { recomputeTotals } from './recompute.js';
@@ -14,13 +15,21 @@ import { runDocumentAction } from './engine.js';
 import { INVOICE_SENSE_SQL } from './settlement.js';
 
 interface PostingFacts {
-  lines: { id: number; product: number | null; item: boolean | null; charge: number | null; net: string; qty: string }[];
+  lines: { id: number; product: number | null; item: boolean | null; charge: number | null; chargeAccount: number | null; net: string; qty: string }[];
   taxes: { tax: number; amt: string; due: number | null; credit: number | null }[];
 }
 
+/**
+ * The account of a line's charge when the line has a charge and no product, as the original's
+ * DocLine.getAccount: a product line keeps its product's accounts, a charge without accounts the
+ * default ones.
+ */
+const CHARGE_ACCOUNT_SQL = (line: string) =>
+  `CASE WHEN ${line}.c_charge_id IS NOT NULL AND COALESCE(${line}.m_product_id, 0) = 0 THEN ${chargeAccountSql(`${line}.c_charge_id`, `${line}.ad_client_id`)} END`;
+
 const FACTS_SQL = `SELECT
     (SELECT COALESCE(json_agg(json_build_object('id', l.c_invoiceline_id, 'product', l.m_product_id, 'charge', l.c_charge_id, 'net', l.linenetamt::text,
-        'qty', l.qtyinvoiced::text, 'item', (SELECT p.producttype = 'I' FROM m_product p WHERE p.m_product_id = l.m_product_id)) ORDER BY l.line), '[]'::json)
+        'qty', l.qtyinvoiced::text, 'chargeAccount', ${CHARGE_ACCOUNT_SQL('l')}, 'item', (SELECT p.producttype = 'I' FROM m_product p WHERE p.m_product_id = l.m_product_id)) ORDER BY l.line), '[]'::json)
        FROM c_invoiceline l WHERE l.c_invoice_id = $1) AS lines,
     (SELECT COALESCE(json_agg(json_build_object('tax', t.c_tax_id, 'amt', t.taxamt::text,
         'due', (SELECT v.account_id FROM c_tax_acct ta JOIN c_validcombination v ON v.c_validcombination_id = ta.t_due_acct WHERE ta.c_tax_id = t.c_tax_id LIMIT 1),
@@ -33,7 +42,9 @@ const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T)
  * Facts of an invoice. Customer invoice: receivable (grand total) against revenue per line and tax
  * due per tax. Vendor invoice: inventory clearing (items, until their matches with receipts move
  * them to not-invoiced receipts and invoice price variance) or expense (charges, services) per
- * line and tax credit per tax against the liability. Credit memos take the other sides.
+ * line and tax credit per tax against the liability. A charge line posts to its charge's account
+ * instead (credited on a customer invoice, debited on a vendor invoice). Credit memos take the
+ * other sides.
  */
 async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | null> {
   const { rows } = await d.wc.tx.query<{ lines: unknown; taxes: unknown }>(FACTS_SQL, [docId(d)], { name: 'doc_invoice_facts' });
@@ -49,7 +60,7 @@ async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | 
   let total: Decimal = ZERO;
   for (const l of f.lines) {
     total = add(total, l.net);
-    const account = sales ? 'p_revenue_acct' : l.product && l.item ? 'p_inventoryclearing_acct' : 'p_expense_acct';
+    const account = l.chargeAccount ?? (sales ? 'p_revenue_acct' : l.product && l.item ? 'p_inventoryclearing_acct' : 'p_expense_acct');
     facts.push({ account, lineId: l.id, productId: l.product, qty: l.qty, [sales ? 'cr' : 'dr']: l.net });
   }
   // Tax-included prices: the tax is inside the line amounts, so the first revenue or expense fact gives it up.

@@ -2,6 +2,7 @@ import { insertRecord } from '../../records/write/persist.js';
 import { add, compare, sub, toText, type DecimalInput } from '../decimal.js';
 import { idOf, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts } from '../accounting/facts.js';
+import { chargeAccountOf } from '../accounting/charge-account.js';
 import { current, definiteNumberAndDate, zeroAmounts, docId, docTypeOf, requireOpenPeriod, accrualOnVoid } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
 import { runDocumentAction } from './engine.js';
@@ -72,9 +73,10 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
 
 /**
  * Receipts from customers and payments to vendors: complete posts the bank in transit against
- * unallocated cash (receipts) or payment selection against the bank in transit (payments), and
- * allocates the payment to the invoice it names; a completed one is voided or reversed by a
- * reversal payment, after its allocations are reversed.
+ * unallocated cash (receipts) or payment selection against the bank in transit (payments), or
+ * against the charge's account for a charge payment, and allocates the payment to the invoice it
+ * names; a completed one is voided or reversed by a reversal payment, after its allocations are
+ * reversed.
  */
 export const paymentDocument: DocumentType = {
   table: 'c_payment',
@@ -92,6 +94,11 @@ export const paymentDocument: DocumentType = {
     const receipt = d.row.isreceipt === 'Y';
     const amount = d.row.payamt as string;
     const dt = await docTypeOf(d);
+    // A charge payment (bank fees, commissions) settles nothing: it posts to its charge's account
+    // in place of unallocated cash or payment selection, and is allocated at once, as the original's.
+    const chargeId = idOf(d.row.c_charge_id);
+    const charge = chargeId === null ? null : await chargeAccountOf(d, chargeId);
+    if (chargeId !== null && charge === null) throw refuse(`charge ${chargeId} has no account (C_Charge_Acct) in the accounting schema`);
     await postFacts(d, {
       dateAcct: current(d, 'dateacct'),
       dateTrx: current(d, 'datetrx'),
@@ -102,13 +109,17 @@ export const paymentDocument: DocumentType = {
       facts: receipt
         ? [
             { account: 'b_intransit_acct', dr: amount },
-            { account: 'b_unallocatedcash_acct', cr: amount },
+            { account: charge ?? 'b_unallocatedcash_acct', cr: amount },
           ]
         : [
-            { account: 'b_paymentselect_acct', dr: amount },
+            { account: charge ?? 'b_paymentselect_acct', dr: amount },
             { account: 'b_intransit_acct', cr: amount },
           ],
     });
+    if (chargeId !== null) {
+      d.changes.isallocated = 'Y';
+      return 'CO';
+    }
     const invoice = idOf(d.row.c_invoice_id);
     if (invoice !== null) {
       // The allocation is written before this payment's status: the header goes first.

@@ -64,9 +64,9 @@ function whenNotNull(keyExpr: string, lookup: string): string {
 }
 
 /**
- * A lookup column's value as its target key's type. A few dictionary lookups (AD_Ref_Table's
- * AD_Key and AD_Display) are stored as text but point at numeric keys: their digits are compared
- * as a number, anything else matches nothing.
+ * A lookup column's value as its target key's type. Lookups of ids are stored as numbers (see
+ * sqlType); one stored as text that points at a numeric key not named *_ID has its digits
+ * compared as a number, anything else matching nothing.
  */
 export function lookupKeyExpr(dict: Dictionary, c: Column, valueExpr: string): string {
   if (c.columnSql || hasTextKey(dict, c) || sqlType(c) === 'bigint') return valueExpr;

@@ -1,4 +1,5 @@
 import { assertWritableRow, isOwnPasswordChange } from '../../access/access.js';
+import { assertNotDocumentMaintained } from '../../access/document-maintained-tables.js';
 import { uuidv7 } from '../../db/ids.js';
 import { ident, SqlBuilder } from '../../db/sql.js';
 import type { Column, Table } from '../../dictionary/model.js';
@@ -147,6 +148,7 @@ export async function insertRecord(wc: WriteContext, table: Table, body: unknown
  */
 export async function insertRecords(wc: WriteContext, table: Table, bodies: unknown[], parent: { table: Table; row: Row } | null): Promise<WriteResult[]> {
   if (table.isView) throw badRequest('Invalid table', `${table.name} is read-only`);
+  assertNotDocumentMaintained(table, 'create');
   const prepared: { row: Row; parsed: ParsedBody; given: ReadonlySet<string> }[] = [];
   for (const body of bodies) prepared.push(await givenValues(wc, table, body, parent));
   if (table.keyColumn) await wc.ids.reserve(wc.tx, table.name, bodies.length);
@@ -249,6 +251,7 @@ const sameValue = (a: unknown, b: unknown): boolean => {
 
 /** Updates only the columns the body names; nested details are updated, deleted or created. */
 export async function updateRecord(wc: WriteContext, table: Table, idText: string, body: unknown, existing?: Row): Promise<WriteResult> {
+  assertNotDocumentMaintained(table, 'update');
   const old = existing ?? (await loadForWrite(wc, table, idText));
   const parsed = parseBody(wc.dict, table, body);
   const ownPassword = isOwnPasswordChange(wc.auth, table, old, parsed.values.keys());
@@ -365,6 +368,7 @@ function detailLinks(wc: WriteContext, table: Table): { table: Table; column: Co
  * is refused with 409 naming the first such reference.
  */
 export async function deleteRecord(wc: WriteContext, table: Table, idText: string, existing?: Row, depth = 0): Promise<void> {
+  assertNotDocumentMaintained(table, 'delete', depth > 0);
   const old = existing ?? (await loadForWrite(wc, table, idText));
   if (!table.isDeleteable) throw forbidden('Delete error', `Records of ${table.name} cannot be deleted`);
   assertWritableRow(wc.auth, table, table.byName.has('ad_client_id') ? Number(old.ad_client_id) : null, table.byName.has('ad_org_id') ? Number(old.ad_org_id) : null, 'delete');
