@@ -13,6 +13,48 @@ const modelDir = path.resolve(process.argv[2] ?? path.join(root, '..', 'shared',
 const outDir = path.join(root, 'seed', 'dictionary');
 const supplement = JSON.parse(fs.readFileSync(path.join(here, 'supplement.json'), 'utf8'));
 
+// The ids the committed dictionary already gives (its columns, elements, list values and the
+// references Dictum numbers itself) are kept: a database built from an earlier seed holds them, and
+// the data files name them. Only what is new takes new ids, after the highest one in use, so a
+// larger data model adds to the dictionary without moving anything.
+function readPrevious(name) {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(outDir, name), 'utf8'));
+  } catch {
+    return [];
+  }
+}
+const STANDARD_NAMES = new Set(['ad_client_id', 'ad_org_id', 'isactive', 'created', 'createdby', 'updated', 'updatedby']);
+const previousColumnIds = new Map();
+for (const t of readPrevious('tables.json')) for (const c of t.columns) previousColumnIds.set(`${t.TableName}.${c.ColumnName}`.toLowerCase(), c.AD_Column_ID);
+const previousElementIds = new Map(readPrevious('elements.json').map((e) => [e.ColumnName.toLowerCase(), e.AD_Element_ID]));
+const previousListIds = new Map();
+const previousSyntheticRefIds = new Map();
+for (const r of readPrevious('references.json')) {
+  for (const v of r.list ?? []) previousListIds.set(`${r.AD_Reference_ID}:${v.Value}`, v.AD_Ref_List_ID);
+  if (r.AD_Reference_ID >= 200500) previousSyntheticRefIds.set(r.Name, r.AD_Reference_ID);
+}
+const after = (ids, floor) => Math.max(floor - 1, ...ids) + 1;
+/** Takes `wanted` when it is free, else the next id after every id in use and taken so far. */
+function idTaker(previous, floor) {
+  const used = new Set(previous.values());
+  let next = after(used, floor);
+  return (key) => {
+    const kept = previous.get(key);
+    if (kept !== undefined) return kept;
+    while (used.has(next)) next++;
+    used.add(next);
+    return next++;
+  };
+}
+/** The committed dictionary's columns, by table.column (lower case). */
+const previousColumns = new Map();
+for (const t of readPrevious('tables.json')) for (const c of t.columns) previousColumns.set(`${t.TableName}.${c.ColumnName}`.toLowerCase(), c);
+const columnId = idTaker(previousColumnIds, 100);
+const elementId = idTaker(previousElementIds, 100);
+const listValueId = idTaker(previousListIds, 100);
+const syntheticRefId = idTaker(previousSyntheticRefIds, 200500);
+
 const readTsv = (file) =>
   fs
     .readFileSync(path.join(modelDir, file), 'utf8')
@@ -39,9 +81,7 @@ const LOOKUP_TYPES = new Set([18, 19, 30, 200233, 200234, 200235]);
 const references = new Map(); // id -> reference object
 for (const [id, name] of DATA_TYPES) references.set(id, { AD_Reference_ID: id, Name: name, ValidationType: 'D' });
 
-let nextListId = 100;
 const listKeyToId = new Map();
-let nextSyntheticRefId = 200500; // references added by Dictum itself (lists of REST tables, generated table refs)
 
 function addList(id, name, values) {
   if (references.has(id) && references.get(id).ValidationType !== 'L') throw new Error(`reference ${id} is not a list`);
@@ -49,7 +89,7 @@ function addList(id, name, values) {
     AD_Reference_ID: id,
     Name: name,
     ValidationType: 'L',
-    list: values.map(([value, valueName]) => ({ AD_Ref_List_ID: nextListId++, Value: value, Name: valueName })),
+    list: values.map(([value, valueName]) => ({ AD_Ref_List_ID: listValueId(`${id}:${value}`), Value: value, Name: valueName })),
   });
 }
 
@@ -78,7 +118,7 @@ for (const [id, usedBy, values] of readTsv('lists.tsv')) {
   addList(refId, name, pairs);
 }
 for (const l of supplement.lists) {
-  const id = l.id ?? nextSyntheticRefId++;
+  const id = l.id ?? syntheticRefId(l.Name);
   if (l.key) listKeyToId.set(l.key, id);
   if (references.has(id)) references.delete(id); // the supplement's list replaces an incomplete one
   addList(id, l.Name, l.values);
@@ -199,6 +239,19 @@ function columnsOf(info) {
     ];
     if (info.minimal === 'line') cols.push({ column: 'Line', ref: '11', len: '10', m: 'N', u: 'Y', def: '', target: '' });
   } else cols = [...(rawColumns.get(lower) ?? [])];
+  // The standard columns are the same on every table (README §1 of the data model). Where a table's
+  // rows list them with less (no default, no validation rule), a column the dictionary did not hold
+  // before takes the standard definition, in place; one it held keeps what it was (dictionaryColumn).
+  const uuLower = uuName(info.TableName).toLowerCase();
+  cols = cols.map((c) => {
+    const lowerName = c.column.toLowerCase();
+    if (previousColumns.has(`${lower}.${lowerName}`)) return c;
+    const standard = lowerName === `${lower}_id` ? undefined : STANDARD.find((s) => s.column.toLowerCase() === lowerName);
+    if (standard) return { ...standard };
+    if (lowerName === uuLower) return { ...c, u: 'N' };
+    if (lowerName === `${lower}_id` && String(c.ref).replace('~', '') === '13') return { ...c, len: '10', m: 'Y', u: 'N' };
+    return c;
+  });
   const have = new Set(cols.map((c) => c.column.toLowerCase()));
   const add = [];
   const keyName = `${info.TableName}_ID`;
@@ -233,7 +286,7 @@ function tableRefFor(targetTable) {
   const lower = targetTable.toLowerCase();
   if (generatedTableRef.has(lower)) return generatedTableRef.get(lower);
   const info = tableByLower(lower);
-  const id = nextSyntheticRefId++;
+  const id = syntheticRefId(`${info.TableName} (all)`);
   references.set(id, {
     AD_Reference_ID: id,
     Name: `${info.TableName} (all)`,
@@ -268,19 +321,17 @@ function fieldLength(c, ref, listRefId) {
 }
 
 const elements = new Map(); // column name lower -> element
-let nextElementId = 100;
 function elementFor(columnName) {
   const key = columnName.toLowerCase();
   let e = elements.get(key);
   if (!e) {
     const name = labelOf(columnName);
-    e = { AD_Element_ID: nextElementId++, ColumnName: columnName, Name: name, PrintName: name };
+    e = { AD_Element_ID: elementId(key), ColumnName: columnName, Name: name, PrintName: name };
     elements.set(key, e);
   }
   return e;
 }
 
-let nextColumnId = 100;
 
 /** The seed form of one column of a table; takes the next column id (and element id, for a new name). */
 function dictionaryColumn(info, c) {
@@ -288,6 +339,13 @@ function dictionaryColumn(info, c) {
   const identifierNames = identifierOverrides.get(lower) ?? (info.identifier ? [info.identifier] : []);
   const mk = new Set((multiKey.get(lower) ?? []).map((name) => name.toLowerCase()));
   const qualified = `${info.TableName}.${c.column}`.toLowerCase();
+  const colName = c.column.toLowerCase();
+  const kept = previousColumns.get(qualified);
+  if (kept && (STANDARD_NAMES.has(colName) || colName === uuName(info.TableName).toLowerCase() || colName === `${lower}_id`)) {
+    elementFor(c.column);
+    newRecordValues.delete(qualified);
+    return kept;
+  }
   const ov = overrides.get(qualified) ?? {};
   let ref = Number(String(c.ref).replace('~', '')) || 10;
   const colLower = c.column.toLowerCase();
@@ -351,7 +409,7 @@ function dictionaryColumn(info, c) {
   const identIndex = identifierNames.findIndex((n) => n.toLowerCase() === colLower);
   const element = elementFor(c.column);
   return {
-    AD_Column_ID: nextColumnId++,
+    AD_Column_ID: columnId(qualified),
     ColumnName: c.column,
     Name: element.Name,
     AD_Element_ID: element.AD_Element_ID,
@@ -426,7 +484,7 @@ fs.mkdirSync(outDir, { recursive: true });
 const write = (name, data) => fs.writeFileSync(path.join(outDir, name), JSON.stringify(data, null, 1) + '\n');
 write('tables.json', tables);
 write('references.json', [...references.values()].sort((a, b) => a.AD_Reference_ID - b.AD_Reference_ID));
-write('elements.json', [...elements.values()]);
+write('elements.json', [...elements.values()].sort((a, b) => a.AD_Element_ID - b.AD_Element_ID));
 write('valrules.json', valRules);
 if (newRecordValues.size) throw new Error(`supplement.newRecordValues names columns that are not mandatory-without-default columns of the dictionary: ${[...newRecordValues.keys()].join(', ')}`);
 // A mandatory Yes-No or Button column without a value for new records makes every create without it fail.

@@ -3,6 +3,7 @@ import { ident } from '../sql.js';
 import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
+import { addDataModelAdditions } from '../../seed/data-model-additions.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
@@ -360,6 +361,13 @@ export const migrations: Migration[] = [
     async up(tx) {
       await tx.query(`UPDATE ad_column SET fieldlength = 255 WHERE ad_column_id = 1212 AND fieldlength < 255`);
       await tx.query('ALTER TABLE m_product ALTER COLUMN description TYPE varchar(255)');
+    },
+  },
+  {
+    version: 100,
+    name: "the data model's finance, inventory, pricing, returns, projects, manufacturing and assets tables (GL journals, bank statements, cash, payment selections, dunning runs, financial reports, moves, counts, attributes, costs, discount breaks, requisitions, ...), and their own columns for the tables that stood in for them",
+    async up(tx) {
+      await addDataModelAdditions(tx);
     },
   },
 ];
