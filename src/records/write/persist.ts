@@ -363,6 +363,25 @@ function detailLinks(wc: WriteContext, table: Table): { table: Table; column: Co
 }
 
 /**
+ * Probes per statement when looking for a reference: a user or a client is referenced by some
+ * thousand columns (CreatedBy, UpdatedBy, ...), more than one statement should carry.
+ */
+const PROBES_PER_QUERY = 150;
+
+/** The first referencing column that still holds `id`, or null; probed in batches of UNION ALL. */
+async function firstReference(wc: WriteContext, refs: { table: Table; column: Column }[], id: unknown): Promise<{ table: Table; column: Column } | null> {
+  for (let start = 0; start < refs.length; start += PROBES_PER_QUERY) {
+    const batch = refs.slice(start, start + PROBES_PER_QUERY);
+    const sql = new SqlBuilder();
+    const p = sql.param(id);
+    const probes = batch.map((r, i) => `(SELECT ${i} AS i FROM ${ident(r.table.dbName)} WHERE ${ident(r.column.dbName)} = ${p} LIMIT 1)`);
+    const { rows } = await wc.tx.query<{ i: number }>(`SELECT p.i FROM (${probes.join(' UNION ALL ')}) p LIMIT 1`, sql.values);
+    if (rows.length) return batch[Number(rows[0]!.i)]!;
+  }
+  return null;
+}
+
+/**
  * Deletes a record the caller may write, with its detail records (each raising its own
  * events); processed documents cannot be deleted, and a record other records still point at
  * is refused with 409 naming the first such reference.
@@ -385,14 +404,8 @@ export async function deleteRecord(wc: WriteContext, table: Table, idText: strin
     const all = referencingColumns(wc, table);
     const refs = all.filter((x) => !CASCADE.has(x.column.fkConstraintType ?? '') && !SET_NULL.has(x.column.fkConstraintType ?? '') && x.column.fkConstraintType !== 'D');
     if (refs.length) {
-      const sql = new SqlBuilder();
-      const p = sql.param(id);
-      const probes = refs.map((r, i) => `(SELECT ${i} AS i FROM ${ident(r.table.dbName)} WHERE ${ident(r.column.dbName)} = ${p} LIMIT 1)`);
-      const { rows } = await wc.tx.query<{ i: number }>(`SELECT p.i FROM (${probes.join(' UNION ALL ')}) p LIMIT 1`, sql.values);
-      if (rows.length) {
-        const r = refs[Number(rows[0]!.i)]!;
-        throw new ApiError(409, 'Delete error', `The record is still referenced by ${r.table.name}.${r.column.name}`);
-      }
+      const found = await firstReference(wc, refs, id);
+      if (found) throw new ApiError(409, 'Delete error', `The record is still referenced by ${found.table.name}.${found.column.name}`);
     }
     for (const r of all.filter((x) => CASCADE.has(x.column.fkConstraintType ?? ''))) await cascadeDelete(wc, r, id, depth);
     for (const r of all.filter((x) => SET_NULL.has(x.column.fkConstraintType ?? ''))) await detachReferences(wc, r, id);
