@@ -157,6 +157,13 @@ describe('financial statements, general ledger detail and aging', () => {
     const b = byDoc.get(overdue.DocumentNo)!;
     assert.deepEqual([a[3], b[3], Number(b[4]), Number(b[5]), Number(b[10])], ['2025-07-05', '2025-03-01', 153, round2(overdue.GrandTotal - 50), round2(overdue.GrandTotal - 50)]);
     assert.ok(!rows.slice(1).some((r) => r[2]! > '2025-08-01'), 'nothing invoiced after the statement date');
+    // Payables: the vendor invoice of June, due at once.
+    const payables = await csv('aging', { StatementDate: '2025-08-01', IsSOTrx: false, C_BPartner_ID: 114, IsListInvoices: true });
+    const [{ total: owed }] = await db<{ total: number }>(
+      `SELECT sum(grandtotal)::float8 AS total FROM c_invoice WHERE c_bpartner_id = 114 AND issotrx = 'N' AND docstatus IN ('CO', 'CL') AND ispaid = 'N' AND dateinvoiced <= '2025-08-01'`,
+    );
+    assert.equal(round2(payables.slice(1).reduce((n, r) => n + Number(r[5]), 0)), round2(owed));
+    assert.ok(payables.slice(1).every((r) => r[0] === payables[1]![0]), 'one vendor');
     // Without the list, one total per partner.
     const totals = await csv('aging', { StatementDate: '2025-08-01', C_BPartner_ID: 118 });
     assert.ok(totals.slice(1).every((r) => r[1] === ''), 'no invoice rows');
@@ -222,5 +229,19 @@ describe('financial statements, general ledger detail and aging', () => {
       await f.server.services.db.query('DELETE FROM fact_acct WHERE fact_acct_id = 9999001');
     }
     assert.equal(idOf((await ok('GET', `/api/v1/models/pa_report/${TRIAL_BALANCE}`)).PA_ReportLineSet_ID), 1103102);
+  });
+
+  it('a client extends a definition through /models: a line with an account source shows in the next run', async () => {
+    const added = await ok('POST', '/api/v1/models/pa_reportline', { PA_ReportLineSet_ID: 1103100, SeqNo: 15, Name: 'Receivables', LineType: 'S', IsPrinted: true });
+    const source = await ok('POST', '/api/v1/models/pa_reportsource', { PA_ReportLine_ID: added.id, ElementType: 'AC', C_ElementValue_ID: 12110 });
+    assert.equal(idOf(source.C_ElementValue_ID), 12110);
+    const sources = await ok('GET', `/api/v1/models/pa_reportsource?$filter=${encodeURIComponent('PA_ReportLine_ID eq 1103130')}`);
+    assert.equal(sources.records.length, 8, 'the trial balance reads the eight summary accounts');
+    const [{ balance }] = await db<{ balance: number }>(
+      `SELECT COALESCE(sum(amtacctdr - amtacctcr), 0)::float8 AS balance FROM fact_acct WHERE ad_client_id = 11 AND account_id = 12110 AND postingtype = 'A' AND dateacct < '2025-07-01'`,
+    );
+    const lines = byName(await csv('finreport', report(BALANCE_SHEET)));
+    assert.equal(lines.get('Receivables')![0], round2(balance));
+    assert.equal(lines.get('Total Liabilities and Equity')![0], lines.get('Assets')![0]);
   });
 });
