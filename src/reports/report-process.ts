@@ -72,9 +72,9 @@ export async function reportOutcome(c: ProcessCall, data: ReportData, summary = 
 }
 
 /** The parameters of a run as one line of text, for a report's subtitle. */
-export function describeParams(c: ProcessCall): string {
+export function describeParams(c: ProcessCall, except: string[] = []): string {
   return [...c.request.params.values()]
-    .filter((p) => p.value !== null)
+    .filter((p) => p.value !== null && !except.includes(p.def.columnName))
     .map((p) => `${p.def.name}: ${describeValue(p.value)}${p.def.isRange && p.to !== null ? ` - ${describeValue(p.to)}` : ''}`)
     .join('; ');
 }

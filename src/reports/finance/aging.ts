@@ -55,7 +55,7 @@ export async function agingReport(c: ProcessCall): Promise<ProcessOutcome> {
   const keys = ['bpartner', 'documentno', 'dateinvoiced', 'duedate', 'daysdue', 'openamt', ...AGING_BUCKETS.map((b) => b.name.toLowerCase())];
   const data = buildReport({
     title: c.def.name,
-    subtitle: `Statement Date: ${statementDate}; ${isSOTrx ? 'Receivables' : 'Payables'}${describeParams(c) ? `; ${describeParams(c)}` : ''}`,
+    subtitle: [`Statement Date: ${statementDate}`, isSOTrx ? 'Receivables' : 'Payables', describeParams(c, ['StatementDate', 'IsSOTrx'])].filter(Boolean).join('; '),
     columns,
     rows: rows.map((r) => keys.map((k) => (k === 'daysdue' ? Number(r[k]) : (r[k] ?? null)))),
     groupBy: 'BPartner',

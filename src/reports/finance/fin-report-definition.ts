@@ -67,12 +67,12 @@ export async function loadReportDef(q: Queryable, reportId: number, clientId: nu
   const { rows: lineRows } = await q.query<Record<string, unknown>>(
     `SELECT l.pa_reportline_id, l.name, l.seqno, l.linetype, l.calculationtype, l.oper_1_id, l.oper_2_id, l.paamounttype, l.paperiodtype, l.isprinted, l.isshowoppositesign,
             COALESCE((SELECT array_agg(DISTINCT ev.c_elementvalue_id ORDER BY ev.c_elementvalue_id)
-                        FROM pa_reportsource s JOIN c_elementvalue sv ON sv.c_elementvalue_id = s.c_elementvalue_id
-                        JOIN c_elementvalue ev ON ev.c_element_id = sv.c_element_id AND ev.issummary = 'N'
+                        FROM pa_reportsource s JOIN c_elementvalue sv ON sv.c_elementvalue_id = s.c_elementvalue_id AND sv.ad_client_id IN (0, $2)
+                        JOIN c_elementvalue ev ON ev.c_element_id = sv.c_element_id AND ev.issummary = 'N' AND ev.ad_client_id IN (0, $2)
                              AND (ev.c_elementvalue_id = sv.c_elementvalue_id OR (sv.issummary = 'Y' AND ev.value LIKE sv.value || '%'))
                        WHERE s.pa_reportline_id = l.pa_reportline_id AND s.isactive = 'Y' AND COALESCE(s.elementtype, 'AC') = 'AC'), '{}') AS accounts
        FROM pa_reportline l WHERE l.pa_reportlineset_id = $1 AND l.isactive = 'Y' ORDER BY l.seqno, l.pa_reportline_id`,
-    [r.pa_reportlineset_id],
+    [r.pa_reportlineset_id, clientId],
   );
   const { rows: columnRows } = await q.query<Record<string, unknown>>(
     `SELECT pa_reportcolumn_id, name, seqno, columntype, relativeperiod, paamounttype, paperiodtype, postingtype, calculationtype, oper_1_id, oper_2_id, isprinted

@@ -86,7 +86,7 @@ export async function financialReport(c: ProcessCall): Promise<ProcessOutcome> {
   const columns: ReportColumn[] = [{ name: 'Name', label: 'Name', type: 'text', sum: false }, ...printed.map(({ col }) => ({ name: `Col_${col.id}`, label: col.name, type: 'amount' as const, sum: false }))];
   const data = buildReport({
     title: def.name,
-    subtitle: [`Period: ${period.name}`, describeParams(c)].filter(Boolean).join('; '),
+    subtitle: [`Period: ${period.name}`, describeParams(c, ['C_Period_ID'])].filter(Boolean).join('; '),
     columns,
     rows: rows.map((r) => [r.name, ...printed.map(({ i }) => r.values[i]!)]),
     groupBy: null,

@@ -113,7 +113,10 @@ describe('financial statements, general ledger detail and aging', () => {
     assert.equal(pdf.status, 200, pdf.text);
     assert.match(pdf.body.reportFileName, /\.pdf$/);
     assert.equal(file(pdf).subarray(0, 5).toString(), '%PDF-');
-    assert.match((await pdfText(file(pdf))).join('\n'), /Trial Balance/);
+    const text = (await pdfText(file(pdf))).join('\n');
+    assert.match(text, /Trial Balance/);
+    assert.match(text, /Period: Jun-25/);
+    assert.match(text, /12110 Accounts Receivable - Trade/);
     const html = await run('finreport', report(BALANCE_SHEET, { 'report-type': 'HTML' }));
     assert.match(html.body.exportFileName, /\.html$/);
     const t = htmlTable(file(html));
