@@ -164,6 +164,8 @@ async function addReportProcesses(tx: Tx, now: string): Promise<void> {
     para(1103410, 202, 10, 'C_Period_ID', 'Period', 19),
     para(1103411, 202, 20, 'Org_ID', 'Organization', 18, { AD_Reference_Value_ID: 200510 }),
     para(1103412, 202, 30, 'DetailsSourceFirst', 'Details/Source First', 20, { DefaultValue: 'N' }),
+    para(1103413, 202, 40, 'C_BPartner_ID', 'Business Partner', 30),
+    para(1103414, 202, 50, 'M_Product_ID', 'Product', 30),
     para(1103420, 238, 10, 'StatementDate', 'Statement Date', 15, { DefaultValue: '@#Date@', IsMandatory: 'Y' }),
     para(1103421, 238, 20, 'IsSOTrx', 'Sales Transaction', 20, { DefaultValue: 'Y' }),
     para(1103422, 238, 30, 'AD_Org_ID', 'Organization', 19),
@@ -175,6 +177,7 @@ async function addReportProcesses(tx: Tx, now: string): Promise<void> {
     para(1103432, 1103400, 30, 'DateAcct', 'Account Date', 15, { IsRange: 'Y' }),
     para(1103433, 1103400, 40, 'AD_Org_ID', 'Organization', 19),
     para(1103434, 1103400, 50, 'Account_ID', 'Account', 18, { AD_Reference_Value_ID: 200517 }),
+    para(1103435, 1103400, 60, 'C_BPartner_ID', 'Business Partner', 30),
   ]);
   // Named by process and role: the seed's numbering by position would repeat UUIDs of rows already there.
   const access = (id: number, role: number, client: number) => ({ AD_Process_ID: id, AD_Role_ID: role, AD_Client_ID: client, AD_Org_ID: 0, IsReadWrite: 'Y', AD_Process_Access_UU: deterministicUuid(`AD_Process_Access:${id}:${role}`) });

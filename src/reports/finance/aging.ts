@@ -5,7 +5,7 @@ import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { buildReport, type CellValue, type ReportColumn } from '../report-model.js';
 import { describeParams, MAX_REPORT_ROWS, reportOutcome } from '../report-process.js';
 import { AGING_BUCKETS, DUE_DATE_SQL, OPEN_ITEM_STATUS_SQL, SIGNED_OPEN_AMOUNT_SQL } from './open-items.js';
-import { dateParam, flagParam, idParam } from './params.js';
+import { dateParam, flagParam, idConditions } from './params.js';
 
 const amount = (name: string, label: string): ReportColumn => ({ name, label, type: 'amount', sum: true });
 
@@ -23,12 +23,7 @@ export async function agingReport(c: ProcessCall): Promise<ProcessOutcome> {
   const sql = new SqlBuilder();
   const date = `${sql.param(statementDate)}::date`;
   const where = [OPEN_ITEM_STATUS_SQL('i'), `i.isactive = 'Y'`, `i.issotrx = ${sql.param(isSOTrx ? 'Y' : 'N')}`, `i.dateinvoiced < ${date} + 1`, readPredicate(c.auth, invoiceTable, 'i', sql)];
-  const org = idParam(c, 'AD_Org_ID');
-  if (org !== null) where.push(`i.ad_org_id = ${sql.param(org)}`);
-  const partner = idParam(c, 'C_BPartner_ID');
-  if (partner !== null) where.push(`i.c_bpartner_id = ${sql.param(partner)}`);
-  const group = idParam(c, 'C_BP_Group_ID');
-  if (group !== null) where.push(`bp.c_bp_group_id = ${sql.param(group)}`);
+  where.push(...idConditions(c, sql, [['AD_Org_ID', 'i.ad_org_id'], ['C_BPartner_ID', 'i.c_bpartner_id'], ['C_BP_Group_ID', 'bp.c_bp_group_id']]));
   const buckets = AGING_BUCKETS.map((b) => `(CASE WHEN ${b.test('x.daysdue')} THEN x.openamt ELSE 0 END)::float8 AS ${b.name}`).join(', ');
   const { rows } = await c.tx.query<Record<string, CellValue>>(
     `SELECT x.bpartner, x.documentno, to_char(x.dateinvoiced, 'YYYY-MM-DD') AS dateinvoiced, to_char(x.duedate, 'YYYY-MM-DD') AS duedate,

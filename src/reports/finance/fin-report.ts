@@ -7,7 +7,7 @@ import { describeParams, reportOutcome } from '../report-process.js';
 import { computeReport, planWindows, type AccountAmounts, type FactWindow } from './fin-report-compute.js';
 import { loadReportDef } from './fin-report-definition.js';
 import { periodById, periodOfDate, type PeriodInfo } from './ledger-scope.js';
-import { flagParam, idParam } from './params.js';
+import { flagParam, idConditions, idParam } from './params.js';
 
 /** The standard periods of a calendar, by start date. */
 async function calendarPeriods(c: ProcessCall, calendarId: number): Promise<PeriodInfo[]> {
@@ -24,10 +24,10 @@ async function calendarPeriods(c: ProcessCall, calendarId: number): Promise<Peri
 /**
  * Debit, credit and quantity of every account the report reads, in every window, from one
  * aggregate statement over the facts the caller may read (of the report's schema and, when given,
- * one organisation): the facts are summed per account, posting type and span between the
+ * one organisation, business partner or product): the facts are summed per account, posting type and span between the
  * windows' boundary dates, and each window adds up the spans it covers.
  */
-async function accountAmounts(c: ProcessCall, schemaId: number, accountIds: number[], windows: FactWindow[], orgId: number | null, withQty: boolean): Promise<AccountAmounts> {
+async function accountAmounts(c: ProcessCall, schemaId: number, accountIds: number[], windows: FactWindow[], withQty: boolean): Promise<AccountAmounts> {
   const bounds = [...new Set(windows.flatMap((w) => (w.from ? [w.from, w.before] : [w.before])))].sort();
   const sql = new SqlBuilder();
   const where = [
@@ -38,8 +38,9 @@ async function accountAmounts(c: ProcessCall, schemaId: number, accountIds: numb
     `f.dateacct < ${sql.param(bounds[bounds.length - 1])}::date`,
     `f.isactive = 'Y'`,
     readPredicate(c.auth, c.s.dictionary.current.byName.get('fact_acct')!, 'f', sql),
+    // The original's parameter filters: organisation, business partner, product.
+    ...idConditions(c, sql, [['Org_ID', 'f.ad_org_id'], ['C_BPartner_ID', 'f.c_bpartner_id'], ['M_Product_ID', 'f.m_product_id']]),
   ];
-  if (orgId !== null) where.push(`f.ad_org_id = ${sql.param(orgId)}`);
   const { rows } = await c.tx.query<{ account_id: string; postingtype: string; span: number; dr: number; cr: number; qty: number | null }>(
     `SELECT f.account_id, f.postingtype, width_bucket(f.dateacct::date, ${sql.param(bounds)}::date[]) AS span,
             sum(f.amtacctdr)::float8 AS dr, sum(f.amtacctcr)::float8 AS cr${withQty ? ', sum(f.qty)::float8 AS qty' : ''}
@@ -66,7 +67,8 @@ async function accountAmounts(c: ProcessCall, schemaId: number, accountIds: numb
 
 /**
  * The original's Financial Report: runs on a PA_Report (the record of the run) at a period
- * (C_Period_ID, else the period of today) and optionally for one organisation (Org_ID), and lays
+ * (C_Period_ID, else the period of today), optionally for one organisation (Org_ID), business
+ * partner or product, and lays
  * out its line set against its column set.
  */
 export async function financialReport(c: ProcessCall): Promise<ProcessOutcome> {
@@ -80,7 +82,7 @@ export async function financialReport(c: ProcessCall): Promise<ProcessOutcome> {
   if (at < 0) throw badRequest('Invalid parameter', `Period ${period.name} is not in the calendar of ${def.name}`);
   const plan = planWindows(def, periods, at);
   const withQty = [...def.lines, ...def.columns].some((x) => x.amountType === 'Q' || x.amountType === 'R');
-  const amounts = await accountAmounts(c, def.acctSchemaId, [...def.accounts.keys()], plan.windows, idParam(c, 'Org_ID'), withQty);
+  const amounts = await accountAmounts(c, def.acctSchemaId, [...def.accounts.keys()], plan.windows, withQty);
   const rows = computeReport(def, plan, amounts, flagParam(c, 'DetailsSourceFirst') ?? false);
   const printed = def.columns.map((col, i) => ({ col, i })).filter((x) => x.col.isPrinted);
   const columns: ReportColumn[] = [{ name: 'Name', label: 'Name', type: 'text', sum: false }, ...printed.map(({ col }) => ({ name: `Col_${col.id}`, label: col.name, type: 'amount' as const, sum: false }))];

@@ -5,7 +5,7 @@ import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { buildReport, type CellValue, type ReportColumn } from '../report-model.js';
 import { describeParams, MAX_REPORT_ROWS, reportOutcome } from '../report-process.js';
 import { acctSchemaOf, dateRangeOf } from './ledger-scope.js';
-import { idParam } from './params.js';
+import { idConditions } from './params.js';
 
 const COLUMNS: ReportColumn[] = [
   { name: 'Account', label: 'Account', type: 'text', sum: false },
@@ -31,10 +31,7 @@ export async function generalLedgerDetail(c: ProcessCall): Promise<ProcessOutcom
   const sql = new SqlBuilder();
   const where = [`f.c_acctschema_id = ${sql.param(schemaId)}`, `f.postingtype = 'A'`, `f.isactive = 'Y'`, readPredicate(c.auth, factTable, 'f', sql)];
   if (to) where.push(`f.dateacct < ${sql.param(to)}::date + 1`);
-  const account = idParam(c, 'Account_ID');
-  if (account !== null) where.push(`f.account_id = ${sql.param(account)}`);
-  const org = idParam(c, 'AD_Org_ID');
-  if (org !== null) where.push(`f.ad_org_id = ${sql.param(org)}`);
+  where.push(...idConditions(c, sql, [['Account_ID', 'f.account_id'], ['AD_Org_ID', 'f.ad_org_id'], ['C_BPartner_ID', 'f.c_bpartner_id']]));
   const shown = from ? `x.dateacct >= ${sql.param(from)}::date` : 'TRUE';
   const { rows } = await c.tx.query<Record<string, CellValue>>(
     `SELECT ev.value || ' ' || ev.name AS account, to_char(x.dateacct, 'YYYY-MM-DD') AS dateacct, t.tablename, x.record_id::float8 AS record_id,

@@ -1,3 +1,4 @@
+import type { SqlBuilder } from '../../db/sql.js';
 import type { ProcessCall } from '../../processes/runner.js';
 
 /** A date parameter as YYYY-MM-DD, or null when not given. */
@@ -18,4 +19,14 @@ export function idParam(c: ProcessCall, name: string): number | null {
   const v = c.param(name)?.value;
   if (Array.isArray(v)) return v.length ? Number(v[0]) : null;
   return typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null;
+}
+
+/** Conditions for the id parameters given: each [parameter, column expression] pair narrows to that id. */
+export function idConditions(c: ProcessCall, sql: SqlBuilder, pairs: readonly (readonly [string, string])[]): string[] {
+  const out: string[] = [];
+  for (const [param, expr] of pairs) {
+    const id = idParam(c, param);
+    if (id !== null) out.push(`${expr} = ${sql.param(id)}`);
+  }
+  return out;
 }

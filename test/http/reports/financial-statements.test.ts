@@ -83,6 +83,13 @@ describe('financial statements, general ledger detail and aging', () => {
     assert.equal(total[1], round2(sums.reduce((n, s) => n + s.dr, 0)));
     assert.equal(total[0], 0, 'the opening balances net to zero');
     assert.equal(total[3], 0, 'the closing balances net to zero');
+    // One partner's facts only (the original's parameter filters).
+    const [vendor] = await db<{ dr: number; cr: number }>(
+      `SELECT COALESCE(sum(amtacctdr), 0)::float8 AS dr, COALESCE(sum(amtacctcr), 0)::float8 AS cr FROM fact_acct
+        WHERE ad_client_id = 11 AND c_acctschema_id = 101 AND postingtype = 'A' AND c_bpartner_id = 114 AND dateacct >= '2025-06-01' AND dateacct < '2025-07-01'`,
+    );
+    assert.ok(vendor!.dr > 0 && vendor!.dr < total[1]!, "the vendor has a part of June's facts");
+    assert.deepEqual(byName(await csv('finreport', report(TRIAL_BALANCE, { C_BPartner_ID: 114 }))).get('Total')!.slice(1, 3), [round2(vendor!.dr), round2(vendor!.cr)]);
   });
 
   it('balance sheet: assets equal liabilities, equity and the profit not yet closed', async () => {
