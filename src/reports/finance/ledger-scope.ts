@@ -5,11 +5,11 @@ import { dateParam, idParam } from './params.js';
 /** The accounting schema a ledger report reads: the parameter's, else the client's primary one. */
 export async function acctSchemaOf(c: ProcessCall): Promise<number> {
   const given = idParam(c, 'C_AcctSchema_ID');
-  const { rows } = await c.tx.query<{ id: string }>(
-    given !== null
-      ? `SELECT c_acctschema_id AS id FROM c_acctschema WHERE c_acctschema_id = $1 AND ad_client_id = $2`
-      : `SELECT COALESCE((SELECT ci.c_acctschema1_id FROM ad_clientinfo ci WHERE ci.ad_client_id = $2),
-                         (SELECT min(a.c_acctschema_id) FROM c_acctschema a WHERE a.ad_client_id = $2)) AS id WHERE $1::numeric IS NULL`,
+  const { rows } = await c.tx.query<{ id: string | null }>(
+    `SELECT CASE WHEN $1::numeric IS NULL
+                 THEN COALESCE((SELECT ci.c_acctschema1_id FROM ad_clientinfo ci WHERE ci.ad_client_id = $2),
+                               (SELECT min(a.c_acctschema_id) FROM c_acctschema a WHERE a.ad_client_id = $2))
+                 ELSE (SELECT a.c_acctschema_id FROM c_acctschema a WHERE a.c_acctschema_id = $1 AND a.ad_client_id = $2) END AS id`,
     [given, c.auth.clientId],
   );
   if (!rows[0]?.id) throw badRequest('Invalid parameter', given !== null ? `No accounting schema ${given} of this client` : 'The client has no accounting schema');
