@@ -177,6 +177,11 @@ describe('financial statements, general ledger detail and aging', () => {
     // Without the list, one total per partner.
     const totals = await csv('aging', { StatementDate: '2025-08-01', C_BPartner_ID: 118 });
     assert.ok(totals.slice(1).every((r) => r[1] === ''), 'no invoice rows');
+    assert.deepEqual(
+      totals.slice(1).map((r) => [r[0], Number(r[5]), Number(r[7]), Number(r[10])]),
+      [[a[0], round2(Number(a[5]) + Number(b[5])), Number(a[5]), Number(b[5])]],
+      'the partner: open amount, 1-30 and 91+',
+    );
   });
 
   it('the "Open Invoices by Age" chart: open amounts of completed invoices by days past their due date', async () => {
