@@ -8,7 +8,10 @@ import { runTool } from './children.mjs';
 export function sqlLiteral(value) {
   if (value === null || value === undefined) return 'NULL';
   if (Buffer.isBuffer(value)) return `'\\x${value.toString('hex')}'::bytea`;
-  return `'${String(value).replace(/'/g, "''")}'`;
+  const text = String(value).replace(/'/g, "''");
+  // pgbench reads ":name" as a variable even inside a literal: a colon is written as a Unicode escape.
+  if (text.includes(':')) return `U&'${text.replace(/\\/g, '\\005C').replace(/:/g, '\\003A')}'`;
+  return `'${text}'`;
 }
 
 /**

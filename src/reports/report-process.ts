@@ -4,7 +4,7 @@ import { badRequest } from '../errors.js';
 import type { ParamScalar } from '../processes/parameters.js';
 import type { ProcessCall, ProcessOutcome } from '../processes/runner.js';
 import { renderReport } from './render-report.js';
-import { buildReport, type CellValue, type ReportColumn } from './report-model.js';
+import { buildReport, type CellValue, type ReportColumn, type ReportData } from './report-model.js';
 import { REPORT_LAYOUTS, REPORT_VIEWS, type PrintLayout, type ReportViewDef } from './report-views.js';
 
 /** Rows one report may hold. */
@@ -61,7 +61,20 @@ export async function reportViewReport(c: ProcessCall): Promise<ProcessOutcome> 
     groupBy: layout.groupBy ?? null,
     isSummary: c.request.isSummary,
   });
+  return reportOutcome(c, data);
+}
+
+/** The outcome of a report process: the report rendered in the requested type, named after the process and run. */
+export async function reportOutcome(c: ProcessCall, data: ReportData, summary = `${c.def.name}: ${data.rowCount} rows`): Promise<ProcessOutcome> {
   const file = await renderReport(data, c.request.reportType);
   const name = `${c.def.name.replace(/[^A-Za-z0-9]+/g, '_')}_${c.instanceId}.${file.extension}`;
-  return { summary: `${c.def.name}: ${data.rowCount} rows`, report: { name, contentType: file.contentType, data: file.data } };
+  return { summary, report: { name, contentType: file.contentType, data: file.data } };
+}
+
+/** The parameters of a run as one line of text, for a report's subtitle. */
+export function describeParams(c: ProcessCall, except: string[] = []): string {
+  return [...c.request.params.values()]
+    .filter((p) => p.value !== null && !except.includes(p.def.columnName))
+    .map((p) => `${p.def.name}: ${describeValue(p.value)}${p.def.isRange && p.to !== null ? ` - ${describeValue(p.to)}` : ''}`)
+    .join('; ');
 }

@@ -24,6 +24,7 @@ import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
+import { addFinancialStatements } from '../../seed/financial-statements.js';
 
 export interface Migration {
   version: number;
@@ -368,6 +369,13 @@ export const migrations: Migration[] = [
     name: "the data model's finance, inventory, pricing, returns, projects, manufacturing and assets tables (GL journals, bank statements, cash, payment selections, dunning runs, financial reports, moves, counts, attributes, costs, discount breaks, requisitions, ...), and their own columns for the tables that stood in for them",
     async up(tx) {
       await addDataModelAdditions(tx);
+    },
+  },
+  {
+    version: 140,
+    name: 'financial statements: report sources (PA_ReportSource), the summary accounts and report sets of the demo company (balance sheet, income statement, trial balance), the processes Financial Report, Aging and General Ledger Detail, open items by due date for the "Open Invoices by Age" chart, and an index of the facts by schema, account and date',
+    async up(tx) {
+      await addFinancialStatements(tx);
     },
   },
 ];

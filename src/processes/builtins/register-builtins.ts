@@ -1,6 +1,10 @@
 import { documentPrint } from '../../print/print-process.js';
 import { DOCUMENT_PRINT_CLASS } from '../../print/print-processes.js';
 import { reportViewReport } from '../../reports/report-process.js';
+import { agingReport } from '../../reports/finance/aging.js';
+import { financialReport } from '../../reports/finance/fin-report.js';
+import { AGING_CLASS, FIN_REPORT_CLASS, GL_DETAIL_CLASS } from '../../seed/financial-statements.js';
+import { generalLedgerDetail } from '../../reports/finance/gl-detail.js';
 import { DOCUMENT_ACTION_CLASS, REPORT_VIEW_CLASS, type ProcessImplementations } from '../runner.js';
 import { validateBPartners } from './bpartner-validate.js';
 import { documentAction } from './document-action.js';
@@ -17,6 +21,9 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register(DOCUMENT_ACTION_CLASS, documentAction);
   impls.register(REPORT_VIEW_CLASS, reportViewReport);
   impls.register(DOCUMENT_PRINT_CLASS, documentPrint);
+  impls.register(FIN_REPORT_CLASS, financialReport);
+  impls.register(AGING_CLASS, agingReport);
+  impls.register(GL_DETAIL_CLASS, generalLedgerDetail);
   impls.register('dictum.process.InvoiceGenerateFromShipments', generateInvoices);
   impls.register('dictum.process.ExportRecords', exportRecords);
   impls.register('dictum.process.ImportBPartners', importBPartners);

@@ -65,10 +65,13 @@ describe('processes', () => {
     it('shows a least-privileged role only its own processes', async () => {
       const r = await call(user, 'GET', '/api/v1/processes');
       assert.deepEqual(r.body.processes.map((p: { slug: string }) => p.slug).sort(), [
+        'aging',
         'c_allocation_process',
         'c_invoice-process',
         'c_order-process',
         'c_payment-process',
+        'finreport',
+        'gl_detail',
         'm_inout-process',
         'rv_bpartneropen',
         'rv_orderdetail',
