@@ -30,3 +30,28 @@ export function hashProjectFiles(h: Hash, entries: readonly string[]): void {
     }
   }
 }
+
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/**
+ * Feeds `h` the path and bytes of `entry` (a compiled module, relative to the project root) and of
+ * every module it imports by a relative path, transitively: what the migrations run is wherever
+ * their code lives, not only under src/db and src/seed. Answers the modules it read.
+ */
+export function hashImportClosure(h: Hash, entry: string): string[] {
+  const seen = new Set<string>();
+  const queue = [path.join(projectRoot, entry)];
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (seen.has(file) || !fs.existsSync(file)) continue;
+    seen.add(file);
+    const text = fs.readFileSync(file, 'utf8');
+    for (const m of text.matchAll(RELATIVE_IMPORT)) queue.push(path.resolve(path.dirname(file), m[1]!));
+  }
+  const files = [...seen].sort().map((f) => path.relative(projectRoot, f));
+  for (const file of files) {
+    h.update(file);
+    h.update(fs.readFileSync(path.join(projectRoot, file)));
+  }
+  return files;
+}

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { projectRoot } from '../paths.js';
-import { hashProjectFiles } from '../files-digest.js';
+import { hashImportClosure, hashProjectFiles } from '../files-digest.js';
 import { migrate } from './migrate.js';
 import type { Db } from './types.js';
 
@@ -26,6 +26,8 @@ export function seedFingerprint(): string {
   const h = createHash('sha256');
   // What the seeded database depends on: the seed, the code that builds it, and the password hashing of the demo users.
   hashProjectFiles(h, ['seed', 'dist/src/db', 'dist/src/dictionary', 'dist/src/seed', 'dist/src/auth/passwords.js']);
+  // Migrations call into the domain code (documents, processes, print, ...): all of it that they reach.
+  hashImportClosure(h, 'dist/src/db/migrations/index.js');
   const pgliteVersion = JSON.parse(fs.readFileSync(path.join(projectRoot, 'node_modules/@electric-sql/pglite/package.json'), 'utf8')).version;
   h.update(String(pgliteVersion));
   return h.digest('hex').slice(0, 16);
