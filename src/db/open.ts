@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { projectRoot } from '../paths.js';
 import { hashProjectFiles } from '../files-digest.js';
 import { migrate } from './migrate.js';
+import { lockDataDir } from './data-dir-lock.js';
 import type { Db } from './types.js';
 
 export interface OpenDatabaseOptions {
@@ -64,25 +65,33 @@ export async function seededSnapshot(cacheDir: string, log?: Pick<Logger, 'info'
  * migrations are applied either way.
  */
 export async function openDatabase(o: OpenDatabaseOptions): Promise<Db> {
-  if (o.databaseUrl) {
-    const db = await openPg({ connectionString: o.databaseUrl, max: o.poolSize });
-    try {
-      const applied = await migrate(db);
-      if (applied.length) o.log?.info({ applied }, 'migrations applied');
-    } catch (e) {
-      await db.close();
-      throw e;
+  if (o.databaseUrl) return migrated(await openPg({ connectionString: o.databaseUrl, max: o.poolSize }), o.log);
+  // One process at a time: a second PGlite on the same files would corrupt them.
+  const unlock = lockDataDir(o.dataDir);
+  try {
+    let loadDataDir: Blob | undefined;
+    if (!hasPgliteData(o.dataDir)) {
+      const snapshot = await seededSnapshot(o.cacheDir, o.log);
+      loadDataDir = new Blob([new Uint8Array(snapshot)]);
     }
+    const db = await openPglite({ dataDir: o.dataDir, loadDataDir, sharedBuffersMb: o.pgliteSharedBuffersMb });
+    const close = db.close.bind(db);
+    db.close = () => close().finally(unlock);
+    return await migrated(db, o.log);
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+}
+
+/** Applies the pending migrations to an open database; closes it when they fail. */
+async function migrated(db: Db, log: OpenDatabaseOptions['log']): Promise<Db> {
+  try {
+    const applied = await migrate(db);
+    if (applied.length) log?.info({ applied }, 'migrations applied');
     return db;
+  } catch (e) {
+    await db.close();
+    throw e;
   }
-  let loadDataDir: Blob | undefined;
-  if (!hasPgliteData(o.dataDir)) {
-    const snapshot = await seededSnapshot(o.cacheDir, o.log);
-    loadDataDir = new Blob([new Uint8Array(snapshot)]);
-    fs.mkdirSync(o.dataDir, { recursive: true });
-  }
-  const db = await openPglite({ dataDir: o.dataDir, loadDataDir, sharedBuffersMb: o.pgliteSharedBuffersMb });
-  const applied = await migrate(db);
-  if (applied.length) o.log?.info({ applied }, 'migrations applied');
-  return db;
 }
