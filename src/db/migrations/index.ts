@@ -24,6 +24,7 @@ import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
+import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
 
 export interface Migration {
   version: number;
@@ -368,6 +369,13 @@ export const migrations: Migration[] = [
     name: "the data model's finance, inventory, pricing, returns, projects, manufacturing and assets tables (GL journals, bank statements, cash, payment selections, dunning runs, financial reports, moves, counts, attributes, costs, discount breaks, requisitions, ...), and their own columns for the tables that stood in for them",
     async up(tx) {
       await addDataModelAdditions(tx);
+    },
+  },
+  {
+    version: 160,
+    name: 'failed logins and password reset requests counted in the database, so that the limits hold for all instances together (dictum.auth_attempt)',
+    async up(tx) {
+      for (const statement of ATTEMPT_SCHEMA) await tx.query(statement);
     },
   },
 ];
