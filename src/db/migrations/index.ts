@@ -25,6 +25,7 @@ import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
 import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
+import { QUEUE_CONTROL_SCHEMA } from '../../queue/queue-control.js';
 
 export interface Migration {
   version: number;
@@ -376,6 +377,13 @@ export const migrations: Migration[] = [
     name: 'failed logins and password reset requests counted in the database, so that the limits hold for all instances together (dictum.auth_attempt)',
     async up(tx) {
       for (const statement of ATTEMPT_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 161,
+    name: 'background jobs: when a queue item started, cancellations and progress (dictum.queue_control), the cancelled state',
+    async up(tx) {
+      for (const statement of QUEUE_CONTROL_SCHEMA) await tx.query(statement);
     },
   },
 ];
