@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'migrate': {
-      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log });
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, waitMs: config.dbWaitMs, log });
       await db.close();
       return;
     }
@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'schema': {
-      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log });
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, waitMs: config.dbWaitMs, log });
       try {
         const remaining = await schemaCommand(db, parsed.values.apply === true, (line) => process.stdout.write(`${line}\n`));
         // Like diff: 1 when differences remain, so that a deployment script can stop on them.
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<void> {
     case 'clear-role-type': {
       const id = parsed.positionals[0];
       if (!id || !/^\d+$/.test(id)) throw new UsageError('clear-role-type needs a role id: clear-role-type 0');
-      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log });
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, waitMs: config.dbWaitMs, log });
       try {
         const was = await clearRoleType(db, Number(id));
         if (was === undefined) throw new Error(`There is no role ${id}`);

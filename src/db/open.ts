@@ -6,6 +6,7 @@ import { projectRoot } from '../paths.js';
 import { hashProjectFiles } from '../files-digest.js';
 import { migrate } from './migrate.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { untilDatabaseIsUp } from './wait-for-database.js';
 import type { Db } from './types.js';
 
 export interface OpenDatabaseOptions {
@@ -15,7 +16,9 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** Embedded PGlite's shared_buffers in MB (see config). */
   pgliteSharedBuffersMb?: number;
-  log?: Pick<Logger, 'info'>;
+  log?: Pick<Logger, 'info'> & Partial<Pick<Logger, 'warn'>>;
+  /** How long to wait for a PostgreSQL server that is not up yet (DICTUM_DB_WAIT_SECONDS); 0 or unset: no wait. */
+  waitMs?: number;
 }
 
 /**
@@ -65,7 +68,21 @@ export async function seededSnapshot(cacheDir: string, log?: Pick<Logger, 'info'
  * migrations are applied either way.
  */
 export async function openDatabase(o: OpenDatabaseOptions): Promise<Db> {
-  if (o.databaseUrl) return migrated(await openPg({ connectionString: o.databaseUrl, max: o.poolSize }), o.log);
+  if (o.databaseUrl) {
+    const url = o.databaseUrl;
+    const log = o.log?.warn ? (o.log as Pick<Logger, 'warn'>) : undefined;
+    const db = await untilDatabaseIsUp(async () => {
+      const pg = await openPg({ connectionString: url, max: o.poolSize });
+      try {
+        await pg.query('SELECT 1');
+        return pg;
+      } catch (e) {
+        await pg.close().catch(() => undefined);
+        throw e;
+      }
+    }, { waitMs: o.waitMs ?? 0, log });
+    return migrated(db, o.log);
+  }
   // One process at a time: a second PGlite on the same files would corrupt them.
   const unlock = lockDataDir(o.dataDir);
   try {

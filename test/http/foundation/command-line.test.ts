@@ -1,13 +1,14 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../../../src/paths.js';
 import { hashPassword } from '../../../src/auth/passwords.js';
 import { usersWithDemoPasswords } from '../../../src/auth/demo-passwords.js';
-import { cacheDir } from '../../helpers/database.js';
+import { cacheDir, freshDatabase } from '../../helpers/database.js';
 import { startServiceProcess, type InstanceProcess } from '../../helpers/instance-process.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { sleep } from '../../helpers/wait.js';
@@ -90,5 +91,59 @@ describe('demo users with their documented passwords', () => {
     assert.deepEqual(await usersWithDemoPasswords(server.services.db), ['GardenAdmin', 'GardenUser', 'SuperUser', 'WebService']);
     await server.services.db.query(`UPDATE ad_user SET password = $1 WHERE name = 'GardenUser'`, [await hashPassword('a-better-secret-42')]);
     assert.deepEqual(await usersWithDemoPasswords(server.services.db), ['GardenAdmin', 'SuperUser', 'WebService']);
+  });
+});
+
+describe('a start before the database is up', () => {
+  it('waits and retries with log lines, for a bounded time, then fails', () => {
+    const started = Date.now();
+    const r = spawnSync(process.execPath, [main, 'migrate'], {
+      // Nothing listens on port 1: every connection is refused.
+      env: { ...process.env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none', DICTUM_DB_WAIT_SECONDS: '2', LOG_LEVEL: 'info' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    const elapsed = Date.now() - started;
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /^dictum: .*ECONNREFUSED/m);
+    const retries = r.stdout.split('\n').filter((l) => l.includes('the database is not reachable yet (ECONNREFUSED)'));
+    assert.ok(retries.length >= 2, r.stdout);
+    assert.ok(elapsed >= 2_000, `gave up after ${elapsed} ms`);
+  });
+
+  it('goes on once the database comes up while it waits', { skip: process.env.DATABASE_URL ? false : 'needs PostgreSQL (DATABASE_URL)' }, async () => {
+    const fresh = await freshDatabase();
+    const target = new URL(fresh.databaseUrl!);
+    // A port that refuses connections for a while, then forwards them to the real server.
+    const probe = net.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    const port = (probe.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const late = new URL(fresh.databaseUrl!);
+    late.host = `127.0.0.1:${port}`;
+    const proxy = net.createServer((c) => {
+      const up = net.connect(Number(target.port || 5432), target.hostname);
+      c.pipe(up).pipe(c);
+      c.on('error', () => up.destroy());
+      up.on('error', () => c.destroy());
+    });
+    try {
+      const r = await new Promise<{ code: number | null; out: string }>((resolve) => {
+        const child = spawn(process.execPath, [main, 'migrate'], { env: { ...process.env, DATABASE_URL: late.toString(), DICTUM_DB_WAIT_SECONDS: '30', LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          // The database comes up once the start has found it down.
+          if (out.includes('not reachable yet') && !proxy.listening) proxy.listen(port, '127.0.0.1');
+        });
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('exit', (code) => resolve({ code, out }));
+      });
+      assert.equal(r.code, 0, r.out);
+      assert.match(r.out, /the database is not reachable yet \(ECONNREFUSED\)/);
+    } finally {
+      proxy.close();
+      await fresh.drop();
+    }
   });
 });
