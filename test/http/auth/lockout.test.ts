@@ -46,8 +46,8 @@ describe('failed logins', () => {
     assert.equal(u.islocked, 'Y');
     assert.equal(Number(u.failedlogincount), 5);
     assert.ok(u.dateaccountlocked);
-    // Another instance knows nothing of the failures in memory; the account lock still answers 429,
-    // and the same for a wrong and a right password.
+    // With the failure counters cleared, the account lock alone still answers 429, the same for a
+    // wrong and a right password.
     await server.services.auth.failures.reset('user:gardenadmin');
     const right = await loginRequest(server);
     const bad = await wrong();
