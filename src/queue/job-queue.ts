@@ -433,22 +433,36 @@ export class JobQueue {
   #progressReporter(item: QueueItem): { report(fraction: number): void; flush(tx: Queryable): Promise<void> } {
     let latest: number | null = null;
     let writtenAt = 0;
+    let timer: NodeJS.Timeout | null = null;
+    // One write at a time, in order: a late write never overtakes a newer value.
+    let writing: Promise<unknown> = Promise.resolve();
     const write = (q: Queryable, fraction: number) =>
       q.query(
         `INSERT INTO dictum.queue_control (item_id, progress, progress_at) VALUES ($1, $2, $3)
          ON CONFLICT (item_id) DO UPDATE SET progress = EXCLUDED.progress, progress_at = EXCLUDED.progress_at`,
         [item.id, fraction, this.#clock.now()],
       );
+    const writeLatest = () => {
+      timer = null;
+      writtenAt = Date.now();
+      const value = latest!;
+      writing = writing.then(() => write(this.#db, value)).catch((e) => this.#log.debug({ err: e, item: item.id }, 'progress not written'));
+    };
     return {
       report: (fraction) => {
         if (!Number.isFinite(fraction)) return;
         latest = Math.min(1, Math.max(0, fraction));
-        const now = Date.now();
-        if (this.#db.kind !== 'pg' || (now - writtenAt < 250 && latest < 1)) return;
-        writtenAt = now;
-        write(this.#db, latest).catch((e) => this.#log.debug({ err: e, item: item.id }, 'progress not written'));
+        if (this.#db.kind !== 'pg' || timer) return;
+        const wait = writtenAt + 250 - Date.now();
+        if (wait <= 0) writeLatest();
+        // The last value of a burst is written when the quarter second is over.
+        else (timer = setTimeout(writeLatest, wait)).unref();
       },
       flush: async (tx) => {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        // A write still on its way must not land after this one.
+        await writing;
         if (latest !== null) await write(tx, latest);
       },
     };
