@@ -50,21 +50,28 @@ function holderIsLive(lock: LockContent, dir: string): boolean {
 
 /**
  * Takes the lock of an embedded data folder: a file holding this process's id, created only when
- * absent. A lock whose process has ended (a crash, a kill) is taken over. Returns the release.
+ * absent. A lock whose process has ended (a crash, a kill) is taken over; one whose process still
+ * runs is waited for up to `waitMs` (a restart whose predecessor is still closing the database),
+ * then refused. Returns the release.
  */
-export function lockDataDir(dataDir: string): () => void {
+export async function lockDataDir(dataDir: string, o: { waitMs?: number } = {}): Promise<() => void> {
   const dir = path.resolve(dataDir);
   const file = path.join(dir, LOCK_FILE_NAME);
   fs.mkdirSync(dir, { recursive: true });
   const mine: LockContent = { pid: process.pid, host: os.hostname(), since: new Date().toISOString() };
-  for (let attempt = 0; ; attempt++) {
+  const deadline = Date.now() + (o.waitMs ?? 5_000);
+  for (;;) {
     try {
       fs.writeFileSync(file, `${JSON.stringify(mine)}\n`, { flag: 'wx' });
       break;
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw e;
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const held = readLock(file);
       if (held && holderIsLive(held, dir)) {
+        if (Date.now() < deadline && held.pid !== process.pid) {
+          await new Promise((r) => setTimeout(r, 100));
+          continue;
+        }
         throw new DataDirLockedError(
           `The data folder ${dir} is in use by process ${held.pid} on ${held.host} since ${held.since}: ` +
             `one process at a time may open an embedded database (stop it, or use DATABASE_URL to share a PostgreSQL server; ` +

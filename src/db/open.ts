@@ -84,7 +84,7 @@ export async function openDatabase(o: OpenDatabaseOptions): Promise<Db> {
     return migrated(db, o.log);
   }
   // One process at a time: a second PGlite on the same files would corrupt them.
-  const unlock = lockDataDir(o.dataDir);
+  const unlock = await lockDataDir(o.dataDir);
   try {
     let loadDataDir: Blob | undefined;
     if (!hasPgliteData(o.dataDir)) {

@@ -58,38 +58,40 @@ describe('the command line', () => {
 describe('the lock of an embedded data folder', () => {
   const folder = () => fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-lock-'));
 
-  it('refuses a second open while held, and frees the folder on release', () => {
+  it('refuses a second open while held, and frees the folder on release', async () => {
     const dir = folder();
-    const release = lockDataDir(dir);
+    const release = await lockDataDir(dir);
     const lock = JSON.parse(fs.readFileSync(path.join(dir, LOCK_FILE_NAME), 'utf8'));
     assert.equal(lock.pid, process.pid);
-    assert.throws(() => lockDataDir(dir), (e: unknown) => e instanceof DataDirLockedError && e.exitCode === 3 && e.message.includes(`in use by process ${process.pid}`));
+    await assert.rejects(lockDataDir(dir), (e: unknown) => e instanceof DataDirLockedError && e.exitCode === 3 && e.message.includes(`in use by process ${process.pid}`));
     release();
     assert.equal(fs.existsSync(path.join(dir, LOCK_FILE_NAME)), false);
-    lockDataDir(dir)();
+    (await lockDataDir(dir))();
     fs.rmSync(dir, { recursive: true });
   });
 
-  it('refuses while another live process holds it, and takes over the lock of an ended one', async () => {
+  it('waits for another live process that holds it, then refuses; takes over the lock of an ended one', async () => {
     const dir = folder();
     const file = path.join(dir, LOCK_FILE_NAME);
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
       fs.writeFileSync(file, JSON.stringify({ pid: child.pid, host: os.hostname(), since: '2026-01-01T00:00:00.000Z' }));
-      assert.throws(() => lockDataDir(dir), new RegExp(`in use by process ${child.pid} .* since 2026-01-01`));
+      const started = Date.now();
+      await assert.rejects(lockDataDir(dir, { waitMs: 300 }), new RegExp(`in use by process ${child.pid} .* since 2026-01-01`));
+      assert.ok(Date.now() - started >= 300, 'it waited for the holder first');
     } finally {
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
     }
     // The holder is gone (as after a crash): its lock is stale.
-    const release = lockDataDir(dir);
+    const release = await lockDataDir(dir, { waitMs: 0 });
     assert.equal(JSON.parse(fs.readFileSync(file, 'utf8')).pid, process.pid);
     release();
     // An unreadable lock file is stale too; this process's own id left by an earlier life (a restarted container) as well.
     fs.writeFileSync(file, 'garbage');
-    lockDataDir(dir)();
+    (await lockDataDir(dir, { waitMs: 0 }))();
     fs.writeFileSync(file, JSON.stringify({ pid: process.pid, host: os.hostname(), since: 'earlier' }));
-    lockDataDir(dir)();
+    (await lockDataDir(dir, { waitMs: 0 }))();
     fs.rmSync(dir, { recursive: true });
   });
 });
