@@ -31,6 +31,8 @@ export interface Config {
   logMaxBytes: number;
   /** How long a task's command may run before it is stopped (DICTUM_TASK_TIMEOUT_MS). */
   taskTimeoutMs: number;
+  /** How long the start waits for a PostgreSQL server that is not up yet (DICTUM_DB_WAIT_SECONDS), in ms. */
+  dbWaitMs: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -99,5 +101,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskTimeoutMs: int(env, 'DICTUM_TASK_TIMEOUT_MS', 60_000, 100, 3_600_000),
     logMaxBytes: int(env, 'DICTUM_LOG_MAX_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31 - 1),
     schedulerTickMs: int(env, 'DICTUM_SCHEDULER_TICK_MS', 1_000, 50, 60_000),
+    dbWaitMs: int(env, 'DICTUM_DB_WAIT_SECONDS', 60, 0, 3600) * 1000,
   };
 }

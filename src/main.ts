@@ -4,10 +4,18 @@ import { schemaCommand } from './dictionary/schema-command.js';
 import { createLogger, openLogFiles, startServer } from './server.js';
 import { clearRoleType } from './auth/clear-role-type.js';
 import { codeCacheOutcome, signalServing } from './start-signal.js';
+import { parseCommandLine, USAGE_EXIT_CODE, UsageError } from './cli/command-line.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
+import { warnOfDemoPasswords } from './auth/demo-passwords.js';
 
-/** Command line: serve (default) | migrate | snapshot | schema [--apply] | clear-role-type <AD_Role_ID>. */
+/** Command line: serve (default) | migrate | snapshot | schema [--apply] | clear-role-type <AD_Role_ID>; --help, --version. */
 async function main(argv: string[]): Promise<void> {
-  const command = argv[0] ?? 'serve';
+  const parsed = parseCommandLine(argv);
+  if (parsed.kind !== 'run') {
+    process.stdout.write(parsed.text);
+    return;
+  }
+  const command = parsed.command;
   const config = loadConfig();
   // Only serve writes log files: the other commands are short and log to standard output.
   const files = command === 'serve' ? openLogFiles(config) : null;
@@ -17,6 +25,7 @@ async function main(argv: string[]): Promise<void> {
       const server = await startServer(config, log, files);
       log.info({ url: server.url, database: config.databaseUrl ? 'postgresql' : 'pglite', codeCache: codeCacheOutcome() }, 'Dictum is serving');
       signalServing();
+      warnOfDemoPasswords(server.services, log);
       const stop = (signal: string) => {
         log.info({ signal }, 'shutting down');
         server.close().then(
@@ -32,7 +41,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'migrate': {
-      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log });
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, waitMs: config.dbWaitMs, log });
       await db.close();
       return;
     }
@@ -41,12 +50,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'schema': {
-      const options = argv.slice(1);
-      const unknown = options.find((o) => o !== '--apply');
-      if (unknown) throw new Error(`Unknown option '${unknown}' of schema: use schema or schema --apply`);
-      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log });
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, waitMs: config.dbWaitMs, log });
       try {
-        const remaining = await schemaCommand(db, options.includes('--apply'), (line) => process.stdout.write(`${line}\n`));
+        const remaining = await schemaCommand(db, parsed.values.apply === true, (line) => process.stdout.write(`${line}\n`));
         // Like diff: 1 when differences remain, so that a deployment script can stop on them.
         if (remaining > 0) process.exitCode = 1;
       } finally {
@@ -55,9 +61,9 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'clear-role-type': {
-      const id = argv[1];
-      if (!id || !/^\d+$/.test(id)) throw new Error('clear-role-type needs a role id: clear-role-type 0');
-      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, log });
+      const id = parsed.positionals[0];
+      if (!id || !/^\d+$/.test(id)) throw new UsageError('clear-role-type needs a role id: clear-role-type 0');
+      const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, waitMs: config.dbWaitMs, log });
       try {
         const was = await clearRoleType(db, Number(id));
         if (was === undefined) throw new Error(`There is no role ${id}`);
@@ -67,12 +73,10 @@ async function main(argv: string[]): Promise<void> {
       }
       return;
     }
-    default:
-      throw new Error(`Unknown command '${command}': use serve, migrate, snapshot, schema [--apply] or clear-role-type <AD_Role_ID>`);
   }
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
   process.stderr.write(`dictum: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
+  process.exit(e instanceof UsageError ? USAGE_EXIT_CODE : e instanceof DataDirLockedError ? e.exitCode : 1);
 });

@@ -86,7 +86,7 @@ export function clientsOf(roles: RoleChoice[]): IdName[] {
 
 /**
  * Checks user name and password. Unknown users cost the same hashing work as known ones and
- * get the same answer. Failures are counted per user name and per remote address in memory
+ * get the same answer. Failures are counted per user name and per remote address in the database (shared by all instances)
  * (429 beyond the limits) and per account in AD_User.FailedLoginCount, which locks the account
  * (429 while locked, whatever password is given, so a lock does not confirm a guess).
  */
@@ -99,13 +99,12 @@ export async function checkCredentials(auth: AuthService, body: LoginBody, remot
   const maxPerAddress = await auth.int('REST_LOGIN_MAX_FAILURES_PER_ADDRESS');
   const nameKey = loginFailureKey(userName);
   const addrKey = `addr:${remoteAddr}`;
-  if ((maxPerAddress > 0 && auth.failures.count(addrKey, windowMs) >= maxPerAddress) || (maxAttempts > 0 && auth.failures.count(nameKey, windowMs) >= maxAttempts)) {
+  if ((maxPerAddress > 0 && (await auth.failures.count(addrKey, windowMs)) >= maxPerAddress) || (maxAttempts > 0 && (await auth.failures.count(nameKey, windowMs)) >= maxAttempts)) {
     throw tooManyLogins(windowMs / 1000);
   }
   const now = Date.now();
   if (userName.length > 256 || password.length > MAX_PASSWORD_LENGTH) {
-    auth.failures.add(nameKey, now);
-    auth.failures.add(addrKey, now);
+    await auth.failures.add([nameKey, addrKey], now);
     await verifyPassword(null, password.slice(0, MAX_PASSWORD_LENGTH));
     throw authError(BAD_CREDENTIALS);
   }
@@ -143,8 +142,7 @@ export async function checkCredentials(auth: AuthService, body: LoginBody, remot
       const until = Math.min(...(locked as number[]));
       throw tooManyLogins(Number.isFinite(until) ? (until - now) / 1000 : windowMs / 1000);
     }
-    auth.failures.add(nameKey, now);
-    auth.failures.add(addrKey, now);
+    await auth.failures.add([nameKey, addrKey], now);
     // Runs for unknown names too (on no rows), so both cases cost the same round trip. An
     // expired lock starts a new count.
     const open = candidates.filter((_, i) => locked[i] === null).map((c) => Number(c.ad_user_id));
@@ -165,7 +163,7 @@ export async function checkCredentials(auth: AuthService, body: LoginBody, remot
   if (until !== null) throw tooManyLogins(Number.isFinite(until) ? (until - now) / 1000 : windowMs / 1000);
   if (matched.isexpired === 'Y') throw authError('The password has expired; reset it before logging in');
 
-  auth.failures.reset(nameKey);
+  await auth.failures.reset(nameKey);
   // A clear-text password, or a hash made with older settings, is re-hashed with the current ones.
   const newHash = matched.password && (!isPhc(matched.password) || needsRehash(matched.password)) ? await hashPassword(password) : null;
   await auth.s.db.query(

@@ -46,7 +46,7 @@ const TOKEN_FAILED = 'The verifiedToken is missing, invalid or expired';
 const uniformVerifyError = (): ApiError => badRequest(RESET_ERROR, VERIFY_FAILED);
 
 /** The quotas count requests within the last hour. */
-const QUOTA_WINDOW_MS = 60 * 60_000;
+export const RESET_QUOTA_WINDOW_MS = 60 * 60_000;
 
 /** Longest e-mail address that can be stored (AD_User.EMail and REST_PasswordReset.EMail). */
 const EMAIL_MAX = 60;
@@ -84,15 +84,15 @@ export async function requestCode(auth: AuthService, body: ResetRequestBody, rem
   if (email === '') throw badRequest('Bad Request', 'email is required');
   const minMs = await setting(auth, 'PASSWORD_RESET_MIN_RESPONSE_MS');
   return atLeast(minMs, async () => {
-    const windowMs = QUOTA_WINDOW_MS;
+    const windowMs = RESET_QUOTA_WINDOW_MS;
     const maxRequests = await setting(auth, 'PASSWORD_RESET_MAX_REQUESTS_PER_HOUR');
     const maxPerAddress = await setting(auth, 'PASSWORD_RESET_MAX_REQUESTS_PER_HOUR_PER_ADDRESS');
     const addrKey = `reset:${remoteAddr}`;
     const retry = Math.max(1, windowMs / 1000);
-    if (maxPerAddress > 0 && auth.resetRequests.count(addrKey, windowMs) >= maxPerAddress) {
+    if (maxPerAddress > 0 && (await auth.resetRequests.count(addrKey, windowMs)) >= maxPerAddress) {
       throw tooMany('Too many password reset requests; try again later', retry);
     }
-    auth.resetRequests.add(addrKey);
+    await auth.resetRequests.add([addrKey]);
 
     const code = randomCode(await setting(auth, 'PASSWORD_RESET_CODE_LENGTH'));
     const codeHash = await hashPassword(code);
@@ -255,7 +255,7 @@ export async function completeReset(auth: AuthService, body: ResetCompleteBody):
   });
   if (ended === null) throw invalid();
   for (const id of ended) auth.sessions.markEnded(id);
-  auth.failures.reset(loginFailureKey(user.name));
+  await auth.failures.reset(loginFailureKey(user.name));
   return { summary: CHANGED_SUMMARY };
 }
 

@@ -7,10 +7,11 @@ import type { Services } from '../services.js';
 import type { AuthContext, LoginStep, TableRules } from './context.js';
 import { SigningKeys } from './jwt-keys.js';
 import { createMailer, type Mailer } from './mailer.js';
-import { purgePasswordResets } from './password-reset.js';
+import { purgePasswordResets, RESET_QUOTA_WINDOW_MS } from './password-reset.js';
+import { AttemptWindow } from './attempt-window.js';
 import { SessionRegistry } from './sessions.js';
 import { PeriodicTask } from '../servers/periodic-task.js';
-import { FailureWindow, insertRow, minutesToMs, sha256, ts } from './util.js';
+import { insertRow, minutesToMs, sha256, ts } from './util.js';
 
 /** Defaults of the SysConfig keys read by the authentication capability (see docs/auth.md). */
 export const AUTH_DEFAULTS = {
@@ -99,10 +100,10 @@ export class AuthService {
   readonly mailer: Mailer;
   /** Verified access tokens until their expiry: the hot path does no crypto and no I/O. */
   readonly verified = new LruMap<string, { exp: number; claims: AccessClaims | null; step: LoginStep | null }>(20_000);
-  /** Failed logins per user name and per remote address (in memory, per instance). */
-  readonly failures = new FailureWindow();
-  /** Password reset requests per remote address (in memory, per instance). */
-  readonly resetRequests = new FailureWindow();
+  /** Failed logins per user name and per remote address, counted in the database for all instances. */
+  readonly failures: AttemptWindow;
+  /** Password reset requests per remote address, counted in the database for all instances. */
+  readonly resetRequests: AttemptWindow;
   #roleAccess = new NotifiedCache<string, RoleAccess>(10_000);
   #unlistenAccess: (() => Promise<void>) | null = null;
   #maxLifetimeMs: number = AUTH_DEFAULTS.REST_REFRESH_TOKEN_EXPIRE_IN_MINUTES * 60_000;
@@ -120,6 +121,8 @@ export class AuthService {
     mailer?: Mailer,
   ) {
     this.keys = new SigningKeys(s.db, () => this.#maxLifetimeMs);
+    this.failures = new AttemptWindow(s.db, 'login');
+    this.resetRequests = new AttemptWindow(s.db, 'reset');
     this.sessions = new SessionRegistry(s.db, () => this.#maxLifetimeMs);
     this.mailer = mailer ?? createMailer(process.env, s.log);
   }
@@ -140,8 +143,8 @@ export class AuthService {
    */
   async #housekeep(): Promise<string> {
     const forgotten = this.sessions.prune();
-    const steps = await Promise.allSettled([this.#computeMaxLifetime(), purgePasswordResets(this.s.db), this.keys.load()]);
-    const failed = steps.flatMap((r, i) => (r.status === 'rejected' ? [`${['token lifetimes', 'password reset requests', 'signing keys'][i]}: ${String(r.reason)}`] : []));
+    const steps = await Promise.allSettled([this.#computeMaxLifetime(), purgePasswordResets(this.s.db), this.keys.load(), this.#purgeAttempts()]);
+    const failed = steps.flatMap((r, i) => (r.status === 'rejected' ? [`${['token lifetimes', 'password reset requests', 'signing keys', 'login and reset attempts'][i]}: ${String(r.reason)}`] : []));
     for (const f of failed) this.s.log.warn(`session cleaner: ${f}`);
     if (failed.length) throw new Error(failed.join('; '));
     const resets = steps[1].status === 'fulfilled' ? (steps[1].value as number) : 0;
@@ -154,6 +157,12 @@ export class AuthService {
     this.#unlistenAccess = null;
     await this.keys.stop();
     await this.sessions.stop();
+  }
+
+  /** Forgets attempts older than the longest window that counts them (failed logins, reset requests per hour). */
+  async #purgeAttempts(): Promise<number> {
+    const keepMs = Math.max(await this.minutes('REST_LOGIN_FAILURE_WINDOW_MINUTES'), RESET_QUOTA_WINDOW_MS);
+    return this.failures.purge(keepMs);
   }
 
   /** The longest token lifetime configured anywhere: how long retired keys and ended sessions are remembered. */

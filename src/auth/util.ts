@@ -70,29 +70,6 @@ export async function insertRow(
 /** The key under which failed logins of a user name are counted. */
 export const loginFailureKey = (userName: string): string => `user:${userName.trim().toLowerCase()}`;
 
-/** Counts events per key in a sliding time window (in-memory, per instance). */
-export class FailureWindow {
-  #hits = new Map<string, number[]>();
-  count(key: string, windowMs: number, now = Date.now()): number {
-    const list = this.#hits.get(key);
-    if (!list) return 0;
-    const fresh = list.filter((t) => now - t < windowMs);
-    if (fresh.length) this.#hits.set(key, fresh);
-    else this.#hits.delete(key);
-    return fresh.length;
-  }
-  add(key: string, now = Date.now()): void {
-    const list = this.#hits.get(key) ?? [];
-    list.push(now);
-    if (list.length > 1000) list.splice(0, list.length - 1000);
-    this.#hits.set(key, list);
-    if (this.#hits.size > 100_000) this.#hits.delete(this.#hits.keys().next().value as string);
-  }
-  reset(key: string): void {
-    this.#hits.delete(key);
-  }
-}
-
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**

@@ -5,6 +5,8 @@ import type { Logger } from 'pino';
 import { projectRoot } from '../paths.js';
 import { hashImportClosure, hashProjectFiles } from '../files-digest.js';
 import { migrate } from './migrate.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { untilDatabaseIsUp } from './wait-for-database.js';
 import type { Db } from './types.js';
 
 export interface OpenDatabaseOptions {
@@ -14,7 +16,9 @@ export interface OpenDatabaseOptions {
   poolSize?: number;
   /** Embedded PGlite's shared_buffers in MB (see config). */
   pgliteSharedBuffersMb?: number;
-  log?: Pick<Logger, 'info'>;
+  log?: Pick<Logger, 'info'> & Partial<Pick<Logger, 'warn'>>;
+  /** How long to wait for a PostgreSQL server that is not up yet (DICTUM_DB_WAIT_SECONDS); 0 or unset: no wait. */
+  waitMs?: number;
 }
 
 /**
@@ -67,24 +71,46 @@ export async function seededSnapshot(cacheDir: string, log?: Pick<Logger, 'info'
  */
 export async function openDatabase(o: OpenDatabaseOptions): Promise<Db> {
   if (o.databaseUrl) {
-    const db = await openPg({ connectionString: o.databaseUrl, max: o.poolSize });
-    try {
-      const applied = await migrate(db);
-      if (applied.length) o.log?.info({ applied }, 'migrations applied');
-    } catch (e) {
-      await db.close();
-      throw e;
+    const url = o.databaseUrl;
+    const log = o.log?.warn ? (o.log as Pick<Logger, 'warn'>) : undefined;
+    const db = await untilDatabaseIsUp(async () => {
+      const pg = await openPg({ connectionString: url, max: o.poolSize });
+      try {
+        await pg.query('SELECT 1');
+        return pg;
+      } catch (e) {
+        await pg.close().catch(() => undefined);
+        throw e;
+      }
+    }, { waitMs: o.waitMs ?? 0, log });
+    return migrated(db, o.log);
+  }
+  // One process at a time: a second PGlite on the same files would corrupt them.
+  const unlock = await lockDataDir(o.dataDir);
+  try {
+    let loadDataDir: Blob | undefined;
+    if (!hasPgliteData(o.dataDir)) {
+      const snapshot = await seededSnapshot(o.cacheDir, o.log);
+      loadDataDir = new Blob([new Uint8Array(snapshot)]);
     }
+    const db = await openPglite({ dataDir: o.dataDir, loadDataDir, sharedBuffersMb: o.pgliteSharedBuffersMb });
+    const close = db.close.bind(db);
+    db.close = () => close().finally(unlock);
+    return await migrated(db, o.log);
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+}
+
+/** Applies the pending migrations to an open database; closes it when they fail. */
+async function migrated(db: Db, log: OpenDatabaseOptions['log']): Promise<Db> {
+  try {
+    const applied = await migrate(db);
+    if (applied.length) log?.info({ applied }, 'migrations applied');
     return db;
+  } catch (e) {
+    await db.close();
+    throw e;
   }
-  let loadDataDir: Blob | undefined;
-  if (!hasPgliteData(o.dataDir)) {
-    const snapshot = await seededSnapshot(o.cacheDir, o.log);
-    loadDataDir = new Blob([new Uint8Array(snapshot)]);
-    fs.mkdirSync(o.dataDir, { recursive: true });
-  }
-  const db = await openPglite({ dataDir: o.dataDir, loadDataDir, sharedBuffersMb: o.pgliteSharedBuffersMb });
-  const applied = await migrate(db);
-  if (applied.length) o.log?.info({ applied }, 'migrations applied');
-  return db;
 }

@@ -12,11 +12,31 @@ interface JobRow {
   errormsg: string | null;
   result: number | null;
   jsondata: unknown;
+  queue_state: string | null;
+  queued_at: Date | string | null;
+  started_at: Date | string | null;
+  finished_at: Date | string | null;
+  progress: number | null;
+  cancel_requested: boolean | null;
 }
 
-const JOB_SELECT = `SELECT i.ad_pinstance_id, c.name AS client, u.name AS username, p.value, i.created, i.isprocessing, i.errormsg, i.result, i.jsondata
+/** The states of a background job, from its instance and its queue item. */
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+const JOB_SELECT = `SELECT i.ad_pinstance_id, c.name AS client, u.name AS username, p.value, i.created, i.isprocessing, i.errormsg, i.result, i.jsondata,
+       q.state AS queue_state, q.created_at AS queued_at, q.started_at, q.finished_at, qc.progress, qc.cancel_requested_at IS NOT NULL AS cancel_requested
   FROM ad_pinstance i JOIN ad_process p ON p.ad_process_id = i.ad_process_id
-  LEFT JOIN ad_client c ON c.ad_client_id = i.ad_client_id LEFT JOIN ad_user u ON u.ad_user_id = i.createdby`;
+  LEFT JOIN ad_client c ON c.ad_client_id = i.ad_client_id LEFT JOIN ad_user u ON u.ad_user_id = i.createdby
+  LEFT JOIN dictum.queue_item q ON q.kind = 'process' AND (q.payload->>'instanceId')::bigint = i.ad_pinstance_id
+  LEFT JOIN dictum.queue_control qc ON qc.item_id = q.id`;
+
+function stateOf(r: JobRow): JobState {
+  if (r.queue_state === 'cancelled') return 'cancelled';
+  if (r.isprocessing === 'Y') return r.queue_state === 'running' ? 'running' : r.queue_state === 'failed' ? 'failed' : 'queued';
+  return r.result !== null && Number(r.result) === 1 ? 'done' : 'failed';
+}
+
+const isoOf = (t: Date | string | null): string | null => (t === null ? null : new Date(t).toISOString());
 
 /** A timestamp as the original writes a job's start: date and time to the second, without zone. */
 function sinceOf(created: unknown): string {
@@ -39,6 +59,14 @@ function jobJson(r: JobRow): Record<string, unknown> {
     since: sinceOf(r.created),
     processing: r.isprocessing === 'Y',
   };
+  // Additive to the original's fields: the state, progress and times of the run.
+  const state = stateOf(r);
+  out.state = state;
+  out.progress = r.progress === null ? null : Number(r.progress);
+  out.queuedAt = isoOf(r.queued_at);
+  out.startedAt = state === 'queued' ? null : isoOf(r.started_at);
+  out.endedAt = state === 'queued' || state === 'running' ? null : isoOf(r.finished_at);
+  out.cancelRequested = r.cancel_requested === true;
   if (r.isprocessing !== 'Y' && r.result !== null) {
     const data = (typeof r.jsondata === 'string' ? JSON.parse(r.jsondata) : r.jsondata) as Record<string, unknown> | null;
     out.summary = r.errormsg ?? '';
@@ -50,11 +78,18 @@ function jobJson(r: JobRow): Record<string, unknown> {
   return out;
 }
 
-/** GET /processes/jobs: the running background jobs of the caller's client. */
-export async function runningJobs(q: Queryable, auth: AuthContext): Promise<Record<string, unknown>[]> {
-  const { rows } = await q.query<JobRow>(`${JOB_SELECT} WHERE i.ad_client_id = $1 AND i.isprocessing = 'Y' AND i.isrunasjob = 'Y' AND i.isactive = 'Y' ORDER BY i.ad_pinstance_id`, [
-    auth.clientId,
-  ]);
+/**
+ * GET /processes/jobs: the background jobs of the caller's client that wait or run, and those that
+ * ended less than `retentionMs` ago (0: the running ones only, as the original lists them).
+ */
+export async function listedJobs(q: Queryable, auth: AuthContext, retentionMs: number): Promise<Record<string, unknown>[]> {
+  const since = new Date(Date.now() - Math.max(0, retentionMs)).toISOString();
+  const { rows } = await q.query<JobRow>(
+    `${JOB_SELECT} WHERE i.ad_client_id = $1 AND i.isrunasjob = 'Y' AND i.isactive = 'Y'
+        AND (i.isprocessing = 'Y' OR ($3 AND (q.finished_at >= $2::timestamptz OR (q.id IS NULL AND i.updated >= $2::timestamp))))
+      ORDER BY i.ad_pinstance_id`,
+    [auth.clientId, since, retentionMs > 0],
+  );
   return rows.map(jobJson);
 }
 

@@ -7,6 +7,8 @@ import { createWriteContext } from '../records/write/write-context.js';
 import type { Services } from '../services.js';
 import { parseRunBody, type NotificationType } from './parameters.js';
 import { jobById } from './job-records.js';
+import { finishInstance } from './process-instance.js';
+import { conflict, forbidden, notFound } from '../errors.js';
 import { processById, type ProcessDef } from './process-definition.js';
 import { assertNotRunning, executeInstance, PINSTANCE_TABLE_ID, resolveRecord, startInstance, type ProcessImplementations, type ProcessResult } from './runner.js';
 
@@ -89,13 +91,21 @@ export function registerProcessJobs(s: Services, impls: ProcessImplementations):
       if (p.notificationType !== undefined) request.notificationType = p.notificationType;
       return ctx.complete(async (tx) => {
         const record = await resolveRecord(s, tx, auth, request, def);
-        const result = await executeInstance(tx, { s, auth, def, request, record, impls }, p.instanceId);
+        const result = await executeInstance(tx, { s, auth, def, request, record, impls, job: ctx }, p.instanceId);
         await notify(s, tx, auth, def, request.notificationType, result);
         return { AD_PInstance_ID: result.AD_PInstance_ID, isError: result.isError, summary: result.summary };
       });
     },
-    { concurrency: 2, maxConcurrency: 4, leaseMs: 5 * 60_000, maxAttempts: 3 },
+    { concurrency: 2, maxConcurrency: 4, leaseMs: 5 * 60_000, maxAttempts: 3, onCancel: (tx, item) => endCancelledInstance(tx, (item.payload as ProcessJobPayload).instanceId) },
   );
+}
+
+/** The summary of a cancelled job's instance. */
+export const CANCELLED_SUMMARY = 'Cancelled';
+
+/** A cancelled job's instance ends as an error, without output and without notification. */
+async function endCancelledInstance(tx: Tx, instanceId: number): Promise<void> {
+  await finishInstance(tx, instanceId, true, CANCELLED_SUMMARY, { summary: CANCELLED_SUMMARY, isError: true });
 }
 
 /** E: a mail through the mail layer of password reset; N: an AD_Note for the user, readable through /models; B: both. */
@@ -129,4 +139,27 @@ async function emailOf(q: Queryable, userId: number): Promise<string | null> {
   const { rows } = await q.query<{ email: string | null }>(`SELECT email FROM ad_user WHERE ad_user_id = $1`, [userId]);
   const e = rows[0]?.email?.trim();
   return e ? e : null;
+}
+
+/**
+ * DELETE /processes/jobs/{id}: a queued job is cancelled at once (200), a running one is asked to
+ * stop (202; its work rolls back and it ends cancelled). Its creator or a client administrator may.
+ */
+export async function cancelProcessJob(s: Services, auth: AuthContext, id: number): Promise<{ status: 200 | 202; job: JobInfo }> {
+  const { rows } = await s.db.query<{ createdby: number; item: string | number | null }>(
+    `SELECT i.createdby, q.id AS item FROM ad_pinstance i
+       LEFT JOIN dictum.queue_item q ON q.kind = 'process' AND (q.payload->>'instanceId')::bigint = i.ad_pinstance_id
+      WHERE i.ad_client_id = $1 AND i.isrunasjob = 'Y' AND i.ad_pinstance_id = $2
+      ORDER BY q.id DESC LIMIT 1`,
+    [auth.clientId, id],
+  );
+  const found = rows[0];
+  if (!found) throw notFound('Job not found', `No job found matching id ${id}`);
+  if (Number(found.createdby) !== auth.userId && !auth.isClientAdministrator) throw forbidden('Access denied', 'Only the user who queued a job or a client administrator may cancel it');
+  const outcome = found.item === null ? ({ outcome: 'missing' } as const) : await s.queue.cancel(Number(found.item));
+  if (outcome.outcome === 'finished' || outcome.outcome === 'missing') {
+    throw conflict('Job already ended', `Job ${id} has ended${outcome.outcome === 'finished' ? ` (${outcome.state === 'pending' ? 'queued' : outcome.state})` : ''} and cannot be cancelled`);
+  }
+  const job = (await jobById(s.db, auth, id))!;
+  return { status: outcome.outcome === 'cancelled' ? 200 : 202, job: { ...job, id } };
 }

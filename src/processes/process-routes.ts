@@ -7,11 +7,21 @@ import type { Services } from '../services.js';
 import { registerBuiltins } from './builtins/register-builtins.js';
 import { parseRunBody } from './parameters.js';
 import { findProcess, listProcesses, processJson } from './process-definition.js';
-import { queueProcessJob, registerProcessJobs } from './process-jobs.js';
-import { jobById, runningJobs } from './job-records.js';
+import { cancelProcessJob, queueProcessJob, registerProcessJobs } from './process-jobs.js';
+import { jobById, listedJobs } from './job-records.js';
 import { ProcessImplementations, resolveRecord, runProcess, runProcessIn, type ProcessResult } from './runner.js';
 
 const todayOf = (): string => new Date().toISOString().slice(0, 10);
+
+/** SysConfig: how long finished background jobs stay in GET /processes/jobs, in minutes (0: running jobs only, as the original). */
+export const JOB_RETENTION_SETTING = 'REST_PROCESS_JOB_RETENTION_MINUTES';
+export const DEFAULT_JOB_RETENTION_MINUTES = 1440;
+
+function jobIdOf(params: unknown): number {
+  const { id } = params as { id: string };
+  if (!/^\d{1,15}$/.test(id)) throw badRequest('Invalid job id', `Job id must be an integer: ${id}`);
+  return Number(id);
+}
 
 const byServices = new WeakMap<Services, ProcessImplementations>();
 
@@ -34,7 +44,7 @@ export async function runProcessInTransaction(s: Services, auth: AuthContext, tx
   return runProcessIn(tx, { s, auth, def, request, record, impls: processImplementations(s) });
 }
 
-/** GET|POST /processes[/{slug}], GET /processes/jobs[/{id}], POST /processes/jobs/{slug}. */
+/** GET|POST /processes[/{slug}], GET /processes/jobs[/{id}], DELETE /processes/jobs/{id}, POST /processes/jobs/{slug}. */
 export async function processRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const impls = processImplementations(s);
   registerProcessJobs(s, impls);
@@ -48,21 +58,29 @@ export async function processRoutes(app: FastifyInstance, s: Services): Promise<
     return { processes: await listProcesses(s.db, s.dictionary.current, req.auth, filter) };
   });
 
-  app.get('/api/v1/processes/jobs', async (req) => ({ jobs: await runningJobs(s.db, req.auth) }));
+  app.get('/api/v1/processes/jobs', async (req) => {
+    const retention = await s.sysConfig.getInt(JOB_RETENTION_SETTING, DEFAULT_JOB_RETENTION_MINUTES, req.auth.clientId);
+    return { jobs: await listedJobs(s.db, req.auth, Math.max(0, retention) * 60_000) };
+  });
 
   app.get('/api/v1/processes/jobs/:id', async (req) => {
-    const { id } = req.params as { id: string };
-    if (!/^\d{1,15}$/.test(id)) throw badRequest('Invalid job id', `Job id must be an integer: ${id}`);
-    const job = await jobById(s.db, req.auth, Number(id));
-    if (!job) throw notFound('Job not found', `No job found matching id ${id}`);
+    const job = await jobById(s.db, req.auth, jobIdOf(req.params));
+    if (!job) throw notFound('Job not found', `No job found matching id ${(req.params as { id: string }).id}`);
     return job;
   });
 
-  app.post('/api/v1/processes/jobs/:slug', async (req) => {
+  app.delete('/api/v1/processes/jobs/:id', async (req, reply) => {
+    const { status, job } = await cancelProcessJob(s, req.auth, jobIdOf(req.params));
+    return reply.code(status).send(job);
+  });
+
+  app.post('/api/v1/processes/jobs/:slug', async (req, reply) => {
     const { slug } = req.params as { slug: string };
     const def = await findProcess(s.db, req.auth, slug);
     // Without notification-type the original mails the user and leaves a notice.
-    return queueProcessJob(s, req.auth, def, req.body, undefined, 'B');
+    const job = await queueProcessJob(s, req.auth, def, req.body, undefined, 'B');
+    // Accepted: the run follows; its status is at Location (docs/compatibility.md).
+    return reply.code(202).header('location', `/api/v1/processes/jobs/${job.id}`).send(job);
   });
 
   app.get('/api/v1/processes/:slug', async (req) => {

@@ -38,6 +38,10 @@ export interface ProcessCall {
   /** The local path of a FileName parameter (content sent in the request is written to a temporary file). */
   file(name: string): { path: string; name: string } | null;
   log(entry: ProcessLogEntry): void;
+  /** Reports how far the run is, from 0 to 1 (shown by GET /processes/jobs/{id}; a run that is not a job ignores it). */
+  progress(fraction: number): void;
+  /** Aborted when the job is cancelled: a long run may stop early (what it wrote is rolled back either way). */
+  signal: AbortSignal;
 }
 
 export interface ProcessOutcome {
@@ -173,7 +177,12 @@ export interface RunOptions {
   request: RunRequest;
   record: { table: Table; id: number } | null;
   impls: ProcessImplementations;
+  /** The queue's control of a background run: progress and cancellation. */
+  job?: { progress(fraction: number): void; signal: AbortSignal };
 }
+
+/** The signal of a run that is not a job: never aborted. */
+const NEVER = new AbortController().signal;
 
 /** Checks a run before it is recorded: its files exist (400); no second concurrent run of a process that does not allow it (409). */
 export async function assertNotRunning(q: Tx | Services['db'], o: Pick<RunOptions, 's' | 'def' | 'auth' | 'record' | 'request'>): Promise<void> {
@@ -214,6 +223,8 @@ export async function executeInstance(tx: Tx, o: RunOptions, instanceId: number)
           param: (name) => o.request.params.get(o.def.params.find((p) => p.columnName.toLowerCase() === name.toLowerCase())?.columnName ?? name),
           file: (name) => files.get(name.toLowerCase()) ?? null,
           log: (e) => logs.push(e),
+          progress: (fraction) => o.job?.progress(fraction),
+          signal: o.job?.signal ?? NEVER,
         }).then((r) => {
           // An implementation that reports an error keeps nothing of what it wrote.
           if (r.isError) throw new FailedOutcome(r);

@@ -5,8 +5,9 @@ import { systemClock, type Clock } from './clock.js';
 import { QUEUE_CHANNEL } from './queue-schema.js';
 import { noRetry, type RetryPolicy } from './retry.js';
 import { notify } from '../db/notify.js';
+import { CancelledError, QUEUE_CANCEL_CHANNEL } from './queue-control.js';
 
-export type QueueState = 'pending' | 'running' | 'done' | 'failed';
+export type QueueState = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
 
 /** One claimed item, as its handler sees it. */
 export interface QueueItem<P = unknown> {
@@ -19,8 +20,10 @@ export interface QueueItem<P = unknown> {
 }
 
 export interface JobContext {
-  /** Aborted when the lease is lost or the instance stops past its grace period. */
+  /** Aborted when the lease is lost, the item is cancelled (reason CancelledError) or the instance stops past its grace period. */
   signal: AbortSignal;
+  /** Reports how far the work is, from 0 to 1; readers on any instance see it at once (on embedded PGlite when the item completes). */
+  progress(fraction: number): void;
   /**
    * Runs the item's final writes in the transaction that marks it done. The transaction first
    * locks the item and checks that this claim still holds it, so that of two instances that ran
@@ -43,7 +46,12 @@ export interface KindOptions {
   /** Default number of claims of an item (failed runs and crashes both count). */
   maxAttempts?: number;
   retry?: RetryPolicy;
+  /** Writes what a cancelled item leaves behind, in the transaction that marks it cancelled. */
+  onCancel?: (tx: Tx, item: { id: number; payload: unknown }) => Promise<void>;
 }
+
+/** What a cancellation did: the item will not run, the running item was told to stop, or it had already ended. */
+export type CancelOutcome = { outcome: 'cancelled' } | { outcome: 'requested' } | { outcome: 'finished'; state: QueueState } | { outcome: 'missing' };
 
 export interface EnqueueOptions {
   runAt?: Date;
@@ -74,8 +82,9 @@ export class LeaseLostError extends Error {
   }
 }
 
-interface Kind extends Required<Omit<KindOptions, 'maxQueued' | 'retry'>> {
+interface Kind extends Required<Omit<KindOptions, 'maxQueued' | 'retry' | 'onCancel'>> {
   name: string;
+  onCancel: KindOptions['onCancel'];
   handler: JobHandler;
   maxQueued: number | null;
   retry: RetryPolicy;
@@ -108,11 +117,13 @@ export class JobQueue {
   readonly #random: () => number;
   readonly #kinds = new Map<string, Kind>();
   readonly #running = new Set<Promise<void>>();
-  readonly #aborts = new Set<AbortController>();
+  /** The abort of each item this instance runs, by item id. */
+  readonly #aborts = new Map<number, AbortController>();
   #started = false;
   #stopping = false;
   #timer: NodeJS.Timeout | null = null;
   #unlisten: (() => Promise<void>) | null = null;
+  #unlistenCancel: (() => Promise<void>) | null = null;
   #pumping: Promise<void> | null = null;
   #again = false;
 
@@ -138,6 +149,7 @@ export class JobQueue {
       leaseMs: o.leaseMs ?? DEFAULT_LEASE_MS,
       maxAttempts: o.maxAttempts ?? 3,
       retry: o.retry ?? noRetry,
+      onCancel: o.onCancel,
       active: 0,
       backlog: false,
     });
@@ -185,6 +197,8 @@ export class JobQueue {
     this.#stopping = false;
     this.#started = true;
     this.#unlisten = await this.#db.listen(QUEUE_CHANNEL, () => this.#wake());
+    // A cancellation asked on any instance stops the item where it runs.
+    this.#unlistenCancel = await this.#db.listen(QUEUE_CANCEL_CHANNEL, (payload) => this.#aborts.get(Number(payload))?.abort(new CancelledError(Number(payload))));
     const tick = (): void => {
       this.#timer = setTimeout(() => {
         this.#wake();
@@ -205,14 +219,16 @@ export class JobQueue {
     this.#started = false;
     if (this.#timer) clearTimeout(this.#timer);
     await this.#unlisten?.().catch(() => undefined);
+    await this.#unlistenCancel?.().catch(() => undefined);
     this.#unlisten = null;
+    this.#unlistenCancel = null;
     await this.#pumping;
     const all = Promise.allSettled([...this.#running]);
     let timer: NodeJS.Timeout | undefined;
     const late = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
     clearTimeout(timer);
     if (!late) return;
-    for (const a of this.#aborts) a.abort(new Error('the instance is stopping'));
+    for (const a of this.#aborts.values()) a.abort(new Error('the instance is stopping'));
     await this.#db
       .query(`UPDATE dictum.queue_item SET state = 'pending', lease_owner = NULL, lease_until = NULL, run_at = $2 WHERE state = 'running' AND lease_owner = $1`, [this.owner, this.#clock.now()])
       .catch((e) => this.#log.warn({ err: e }, 'queue items could not be handed back'));
@@ -282,7 +298,7 @@ export class JobQueue {
          SELECT id FROM dictum.queue_item
           WHERE kind = $1 AND ((state = 'pending' AND run_at <= $2) OR (state = 'running' AND lease_until <= $2))
           ORDER BY run_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
-       UPDATE dictum.queue_item q SET state = 'running', attempts = q.attempts + 1, lease_owner = $4, lease_until = $5
+       UPDATE dictum.queue_item q SET state = 'running', attempts = q.attempts + 1, lease_owner = $4, lease_until = $5, started_at = $2
          FROM due WHERE q.id = due.id
        RETURNING q.id, q.kind, q.payload, q.attempts, q.max_attempts`,
       [k.name, now, limit, this.owner, new Date(now.getTime() + k.leaseMs)],
@@ -312,8 +328,9 @@ export class JobQueue {
       return;
     }
     const abort = new AbortController();
-    this.#aborts.add(abort);
+    this.#aborts.set(item.id, abort);
     let completed = false;
+    const progress = this.#progressReporter(item);
     const renew = setInterval(() => {
       void this.#renew(k, item).then((held) => {
         if (!held) abort.abort(new LeaseLostError(item.id));
@@ -322,11 +339,15 @@ export class JobQueue {
     renew.unref();
     const ctx: JobContext = {
       signal: abort.signal,
+      progress: progress.report,
       complete: async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
         if (completed) throw new Error(`queue item ${item.id} is already complete`);
         const out = await this.#db.tx(async (tx) => {
           await this.#fence(tx, item);
           const r = await fn(tx);
+          // A cancellation asked while the work ran undoes it: nothing of it commits.
+          if (abort.signal.reason instanceof CancelledError || (await this.#cancelRequested(tx, item.id))) throw new CancelledError(item.id);
+          await progress.flush(tx);
           await this.#mark(tx, item, 'done', r === undefined ? null : r, null);
           return r;
         });
@@ -338,6 +359,10 @@ export class JobQueue {
       const result = await k.handler(item, ctx);
       if (!completed) await ctx.complete(async () => result);
     } catch (e) {
+      if (e instanceof CancelledError || abort.signal.reason instanceof CancelledError) {
+        await this.#finishCancelled(k, item);
+        return;
+      }
       if (e instanceof LeaseLostError || abort.signal.reason instanceof LeaseLostError) {
         this.#log.warn({ item: item.id }, 'queue item lease lost; another claim finishes it');
         return;
@@ -348,8 +373,99 @@ export class JobQueue {
       else await this.#retryLater(item, delay, message);
     } finally {
       clearInterval(renew);
-      this.#aborts.delete(abort);
+      this.#aborts.delete(item.id);
     }
+  }
+
+  /**
+   * Cancels an item: a pending one at once (it will not run), a running one by asking the instance
+   * that runs it to stop (its transaction then rolls back, and the item ends cancelled). `onCancel`
+   * of the kind runs in the transaction that marks the item cancelled.
+   */
+  async cancel(id: number): Promise<CancelOutcome> {
+    return this.#db.tx(async (tx) => {
+      const now = this.#clock.now();
+      const { rows } = await tx.query<{ kind: string; payload: unknown }>(
+        `UPDATE dictum.queue_item SET state = 'cancelled', finished_at = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND state = 'pending' RETURNING kind, payload`,
+        [id, now],
+      );
+      if (rows[0]) {
+        await this.#kinds.get(rows[0].kind)?.onCancel?.(tx, { id, payload: rows[0].payload });
+        return { outcome: 'cancelled' };
+      }
+      // A plain read: it does not wait for the lock that a running item's transaction holds.
+      const { rows: current } = await tx.query<{ state: QueueState }>('SELECT state FROM dictum.queue_item WHERE id = $1', [id]);
+      const state = current[0]?.state;
+      if (!state) return { outcome: 'missing' };
+      if (state !== 'running') return { outcome: 'finished', state };
+      await tx.query(
+        `INSERT INTO dictum.queue_control (item_id, cancel_requested_at) VALUES ($1, $2)
+         ON CONFLICT (item_id) DO UPDATE SET cancel_requested_at = COALESCE(dictum.queue_control.cancel_requested_at, EXCLUDED.cancel_requested_at)`,
+        [id, now],
+      );
+      await tx.notify(QUEUE_CANCEL_CHANNEL, String(id));
+      return { outcome: 'requested' };
+    });
+  }
+
+  async #cancelRequested(q: Queryable, id: number): Promise<boolean> {
+    const { rows } = await q.query('SELECT 1 FROM dictum.queue_control WHERE item_id = $1 AND cancel_requested_at IS NOT NULL', [id]);
+    return rows.length > 0;
+  }
+
+  async #finishCancelled(k: Kind, item: QueueItem): Promise<void> {
+    await this.#db
+      .tx(async (tx) => {
+        await this.#fence(tx, item);
+        await this.#mark(tx, item, 'cancelled', null, 'cancelled');
+        await k.onCancel?.(tx, item);
+      })
+      .catch((e) => {
+        if (!(e instanceof LeaseLostError)) throw e;
+      });
+  }
+
+  /**
+   * Progress of a running item. On PostgreSQL it is written at once on a connection of its own (at
+   * most four times a second); embedded PGlite has one connection, held by the item's transaction,
+   * so there the last value is written with the item's completion.
+   */
+  #progressReporter(item: QueueItem): { report(fraction: number): void; flush(tx: Queryable): Promise<void> } {
+    let latest: number | null = null;
+    let writtenAt = 0;
+    let timer: NodeJS.Timeout | null = null;
+    // One write at a time, in order: a late write never overtakes a newer value.
+    let writing: Promise<unknown> = Promise.resolve();
+    const write = (q: Queryable, fraction: number) =>
+      q.query(
+        `INSERT INTO dictum.queue_control (item_id, progress, progress_at) VALUES ($1, $2, $3)
+         ON CONFLICT (item_id) DO UPDATE SET progress = EXCLUDED.progress, progress_at = EXCLUDED.progress_at`,
+        [item.id, fraction, this.#clock.now()],
+      );
+    const writeLatest = () => {
+      timer = null;
+      writtenAt = Date.now();
+      const value = latest!;
+      writing = writing.then(() => write(this.#db, value)).catch((e) => this.#log.debug({ err: e, item: item.id }, 'progress not written'));
+    };
+    return {
+      report: (fraction) => {
+        if (!Number.isFinite(fraction)) return;
+        latest = Math.min(1, Math.max(0, fraction));
+        if (this.#db.kind !== 'pg' || timer) return;
+        const wait = writtenAt + 250 - Date.now();
+        if (wait <= 0) writeLatest();
+        // The last value of a burst is written when the quarter second is over.
+        else (timer = setTimeout(writeLatest, wait)).unref();
+      },
+      flush: async (tx) => {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        // A write still on its way must not land after this one.
+        await writing;
+        if (latest !== null) await write(tx, latest);
+      },
+    };
   }
 
   async #fence(tx: Queryable, item: QueueItem): Promise<void> {
@@ -361,7 +477,7 @@ export class JobQueue {
     if (!rows.length) throw new LeaseLostError(item.id);
   }
 
-  async #mark(tx: Queryable, item: QueueItem, state: 'done' | 'failed', result: unknown, error: string | null): Promise<void> {
+  async #mark(tx: Queryable, item: QueueItem, state: 'done' | 'failed' | 'cancelled', result: unknown, error: string | null): Promise<void> {
     await tx.query(`UPDATE dictum.queue_item SET state = $2, result = $3, error = $4, lease_owner = NULL, lease_until = NULL, finished_at = $5 WHERE id = $1`, [
       item.id,
       state,

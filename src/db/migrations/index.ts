@@ -25,6 +25,8 @@ import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
 import { addFinancialStatements } from '../../seed/financial-statements.js';
+import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
+import { QUEUE_CONTROL_SCHEMA } from '../../queue/queue-control.js';
 
 export interface Migration {
   version: number;
@@ -376,6 +378,20 @@ export const migrations: Migration[] = [
     name: 'financial statements: report sources (PA_ReportSource), the summary accounts and report sets of the demo company (balance sheet, income statement, trial balance), the processes Financial Report, Aging and General Ledger Detail, open items by due date for the "Open Invoices by Age" chart, and an index of the facts by schema, account and date',
     async up(tx) {
       await addFinancialStatements(tx);
+    },
+  },
+  {
+    version: 160,
+    name: 'failed logins and password reset requests counted in the database, so that the limits hold for all instances together (dictum.auth_attempt)',
+    async up(tx) {
+      for (const statement of ATTEMPT_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 161,
+    name: 'background jobs: when a queue item started, cancellations and progress (dictum.queue_control), the cancelled state',
+    async up(tx) {
+      for (const statement of QUEUE_CONTROL_SCHEMA) await tx.query(statement);
     },
   },
 ];

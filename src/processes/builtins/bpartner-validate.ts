@@ -71,6 +71,7 @@ export async function validateBPartners(c: ProcessCall): Promise<ProcessOutcome>
     const line = `${b.name}: open balance ${b.open_balance.toFixed(2)}, credit used ${b.credit_used.toFixed(2)}, status ${status ?? ''}`;
     lines.push(line);
     c.log({ msg: line, tableId: bpTable.id, recordId: Number(b.c_bpartner_id) });
+    c.progress(lines.length / rows.length);
   }
   return { summary: rows.length === 1 ? lines[0]! : `Business partners validated: ${rows.length}` };
 }

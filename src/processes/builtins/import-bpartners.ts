@@ -36,6 +36,7 @@ export async function importBPartners(c: ProcessCall): Promise<ProcessOutcome> {
       const created = await insertRecord(wc, table, body);
       await wc.deferred.flush();
       c.log({ msg: `${String(created.row.value)} ${String(created.row.name)}`, tableId: table.id, recordId: Number(created.row.c_bpartner_id) });
+      c.progress((row - 1) / records.length);
     } catch (e) {
       const detail = e instanceof Error && 'detail' in e ? String((e as { detail: unknown }).detail) : (e as Error).message;
       return { summary: `${file.name} row ${row}: ${detail}`, isError: true };

@@ -23,9 +23,9 @@ describe('failed logins', () => {
     await setSysConfig(server, 'REST_LOGIN_LOCK_MINUTES', '15');
     await setSysConfig(server, 'REST_LOGIN_FAILURE_WINDOW_MINUTES', '15');
     await setSysConfig(server, 'REST_LOGIN_MAX_FAILURES_PER_ADDRESS', '1000');
-    server.services.auth.failures.reset('user:gardenadmin');
-    server.services.auth.failures.reset('user:nosuchuser');
-    server.services.auth.failures.reset('addr:127.0.0.1');
+    await server.services.auth.failures.reset('user:gardenadmin');
+    await server.services.auth.failures.reset('user:nosuchuser');
+    await server.services.auth.failures.reset('addr:127.0.0.1');
   });
   after(async () => {
     await server.close();
@@ -46,9 +46,9 @@ describe('failed logins', () => {
     assert.equal(u.islocked, 'Y');
     assert.equal(Number(u.failedlogincount), 5);
     assert.ok(u.dateaccountlocked);
-    // Another instance knows nothing of the failures in memory; the account lock still answers 429,
-    // and the same for a wrong and a right password.
-    server.services.auth.failures.reset('user:gardenadmin');
+    // With the failure counters cleared, the account lock alone still answers 429, the same for a
+    // wrong and a right password.
+    await server.services.auth.failures.reset('user:gardenadmin');
     const right = await loginRequest(server);
     const bad = await wrong();
     assertError(right, 429);

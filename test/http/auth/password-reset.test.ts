@@ -199,7 +199,7 @@ describe('password reset', () => {
   });
 
   it('answers 429 beyond the request quota of a remote address', async () => {
-    server.services.auth.resetRequests.reset('reset:127.0.0.1');
+    await server.services.auth.resetRequests.reset('reset:127.0.0.1');
     await setSysConfig(server, 'PASSWORD_RESET_MAX_REQUESTS_PER_HOUR_PER_ADDRESS', '2');
     try {
       assert.equal((await requestCode('a1@reset.test')).status, 200);
@@ -207,7 +207,7 @@ describe('password reset', () => {
       assertError(await requestCode('a3@reset.test'), 429);
     } finally {
       await setSysConfig(server, 'PASSWORD_RESET_MAX_REQUESTS_PER_HOUR_PER_ADDRESS', '1000');
-      server.services.auth.resetRequests.reset('reset:127.0.0.1');
+      await server.services.auth.resetRequests.reset('reset:127.0.0.1');
     }
   });
 

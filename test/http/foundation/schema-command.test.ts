@@ -79,8 +79,8 @@ describe('the schema command', () => {
 
   it('refuses an unknown option before it opens the database', () => {
     const r = dictum(fresh, 'schema', '--drop');
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 2);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /^dictum: Unknown option '--drop' of schema: use schema or schema --apply\n$/);
+    assert.match(r.stderr, /^dictum: Unknown option '--drop' of schema: use dictum schema \[--apply\] \(--help lists the options\)\n$/);
   });
 });

@@ -5,6 +5,7 @@ import { login, systemLogin } from '../../helpers/login.js';
 import { serverUrl } from '../../helpers/database.js';
 import { sleep } from '../../helpers/wait.js';
 import type { RunningServer } from '../../../src/server.js';
+import { setSysConfig } from '../auth/auth-helpers.js';
 
 /** Polls GET /processes/jobs/{id} until the job has finished (about ten seconds at most). */
 async function finished(server: TestServer, token: string, id: number): Promise<Record<string, unknown>> {
@@ -34,10 +35,16 @@ describe('background process jobs', () => {
     // Workers of this instance stopped: the job waits in the queue where the list shows it.
     await server.services.queue.stop(0);
     const r = await server.request('POST', '/api/v1/processes/jobs/cachereset', { token: admin, body: { 'notification-type': 'B' } });
-    assert.equal(r.status, 200, r.text);
+    assert.equal(r.status, 202, r.text);
     const id = r.body.id as number;
-    assert.deepEqual(r.body, { id, client: 'GardenWorld', user: 'GardenAdmin', process: 'cachereset', since: r.body.since, processing: true }, 'the original answers the job as its list shows it');
+    assert.equal(r.headers.get('location'), `/api/v1/processes/jobs/${id}`);
+    assert.deepEqual(
+      r.body,
+      { id, client: 'GardenWorld', user: 'GardenAdmin', process: 'cachereset', since: r.body.since, processing: true, state: 'queued', progress: null, queuedAt: r.body.queuedAt, startedAt: null, endedAt: null, cancelRequested: false },
+      "the original's fields, then the state and times of the run",
+    );
     assert.match(r.body.since, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    assert.match(r.body.queuedAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const list = await server.request('GET', '/api/v1/processes/jobs', { token: admin });
     assert.deepEqual(Object.keys(list.body), ['jobs'], 'the original wraps the list');
     const job = list.body.jobs.find((j: { id: number }) => j.id === id);
@@ -46,9 +53,19 @@ describe('background process jobs', () => {
     const done = await server.request('GET', `/api/v1/processes/jobs/${id}`, { token: admin });
     assert.equal(done.body.processing, false);
     assert.equal(done.body.isError, false);
+    assert.equal(done.body.state, 'done');
     assert.match(done.body.summary, /Caches reset/);
+    assert.ok(done.body.queuedAt <= done.body.startedAt && done.body.startedAt <= done.body.endedAt, done.text);
     const after = await server.request('GET', '/api/v1/processes/jobs', { token: admin });
-    assert.ok(!after.body.jobs.some((j: { id: number }) => j.id === id), 'finished jobs leave the list');
+    assert.deepEqual(
+      after.body.jobs.find((j: { id: number }) => j.id === id),
+      done.body,
+      'a finished job stays listed for the retention period, in the shape of its status',
+    );
+    await setSysConfig(server, 'REST_PROCESS_JOB_RETENTION_MINUTES', '0', 11);
+    const running = await server.request('GET', '/api/v1/processes/jobs', { token: admin });
+    assert.ok(!running.body.jobs.some((j: { id: number }) => j.id === id), 'with no retention, finished jobs leave the list as in the original');
+    await setSysConfig(server, 'REST_PROCESS_JOB_RETENTION_MINUTES', '1440', 11);
     const notes = await server.request('GET', `/api/v1/models/ad_note?$filter=${encodeURIComponent(`Record_ID eq ${id}`)}`, { token: admin });
     assert.equal(notes.status, 200, notes.text);
     assert.equal(notes.body.records.length, 1);
@@ -81,7 +98,7 @@ describe('background process jobs', () => {
 
   it('notifies by mail and notice when the request names no notification type, as the original does', async () => {
     const r = await server.request('POST', '/api/v1/processes/jobs/cachereset', { token: admin, body: {} });
-    assert.equal(r.status, 200, r.text);
+    assert.equal(r.status, 202, r.text);
     const [instance] = (await server.services.db.query<{ notificationtype: string }>(`SELECT notificationtype FROM ad_pinstance WHERE ad_pinstance_id = $1`, [r.body.id])).rows;
     assert.equal(instance!.notificationtype, 'B');
     await server.services.queue.drain();
@@ -93,7 +110,7 @@ describe('background process jobs', () => {
 
   it('names the file of a finished report job as the run names it, with its archive', async () => {
     const r = await server.request('POST', '/api/v1/processes/jobs/rv_orderdetail', { token: admin, body: { C_BPartner_ID: 118, 'report-type': 'HTML', 'notification-type': 'N' } });
-    assert.equal(r.status, 200, r.text);
+    assert.equal(r.status, 202, r.text);
     await server.services.queue.drain();
     const done = await server.request('GET', `/api/v1/processes/jobs/${r.body.id}`, { token: admin });
     assert.equal(done.body.isError, false, done.text);
@@ -105,7 +122,7 @@ describe('background process jobs', () => {
   it('a job queued on one instance completes on another (PostgreSQL) and its notice arrives', { skip: serverUrl ? false : 'needs PostgreSQL: PGlite serves one process' }, async () => {
     second = await startSecondInstance(server);
     const r = await server.request('POST', '/api/v1/processes/jobs/rest_exportrecords', { token: admin, body: { AD_Table_ID: 291, 'notification-type': 'N' } });
-    assert.equal(r.status, 200, r.text);
+    assert.equal(r.status, 202, r.text);
     // Only the second instance has running workers: the first stopped its own in the first test.
     const done = await finished(server, admin, r.body.id);
     assert.equal(done.isError, false, String(done.summary));

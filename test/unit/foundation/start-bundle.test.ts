@@ -20,7 +20,7 @@ describe('start-up bundle', () => {
   it('runs the service command line from one file', () => {
     assert.ok(fs.existsSync(bundle), 'the build wrote dist/src/main.bundle.cjs');
     const r = spawnSync(process.execPath, [path.join(projectRoot, 'scripts', 'start.mjs'), 'no-such-command'], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' } });
-    assert.equal(r.status, 1);
+    assert.equal(r.status, 2);
     assert.match(r.stderr, /Unknown command 'no-such-command': use serve, migrate/);
   });
 
