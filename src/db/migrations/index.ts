@@ -4,6 +4,7 @@ import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
+import { addGlAccounts } from '../../seed/gl-accounts.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
@@ -368,6 +369,13 @@ export const migrations: Migration[] = [
     name: "the data model's finance, inventory, pricing, returns, projects, manufacturing and assets tables (GL journals, bank statements, cash, payment selections, dunning runs, financial reports, moves, counts, attributes, costs, discount breaks, requisitions, ...), and their own columns for the tables that stood in for them",
     async up(tx) {
       await addDataModelAdditions(tx);
+    },
+  },
+  {
+    version: 110,
+    name: 'accounts of GL journals and period end in the demo chart: capital, retained earnings, unrealized gain and loss, with their combinations',
+    async up(tx) {
+      await addGlAccounts(tx);
     },
   },
 ];
