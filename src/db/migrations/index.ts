@@ -5,6 +5,7 @@ import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
 import { addGlAccounts } from '../../seed/gl-accounts.js';
+import { addPeriodEndSeed } from '../../seed/gl-period-end.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
@@ -376,6 +377,13 @@ export const migrations: Migration[] = [
     name: 'accounts of GL journals and period end in the demo chart: capital, retained earnings, unrealized gain and loss, with their combinations',
     async up(tx) {
       await addGlAccounts(tx);
+    },
+  },
+  {
+    version: 111,
+    name: 'period end: unrealized gain and loss accounts of the schema defaults, retained earnings of the schema GL accounts (with the demo accounts), the revaluation and year-end close processes',
+    async up(tx) {
+      await addPeriodEndSeed(tx);
     },
   },
 ];
