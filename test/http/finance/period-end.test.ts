@@ -46,7 +46,7 @@ describe('period end: revaluation of open items and year-end close', () => {
     assert.equal(idOf(gl.records[0].RetainedEarning_Acct), ACCT.retained);
   });
 
-  it('revaluation: an open euro invoice is revalued at the rate of the revaluation date by a completed journal against unrealized gain, reversed on the first day of the next period', async () => {
+  it('revaluation: open euro invoices are revalued (a half-paid one by half) at the rate of the revaluation date by a completed journal against unrealized gain, reversed on the first day of the next period', async () => {
     const month = thisMonth();
     const invoice = await ok('POST', '/api/v1/models/c_invoice', {
       C_BPartner_ID: 118, C_DocTypeTarget_ID: 116, M_PriceList_ID: 103, DateInvoiced: month.first, DateAcct: month.first,
@@ -55,6 +55,13 @@ describe('period end: revaluation of open items and year-end close', () => {
     });
     assert.equal(idOf(invoice.C_Currency_ID), EUR);
     assert.equal(invoice.GrandTotal, 81.88);
+    // A second one, half paid: only its open half is revalued.
+    const halfPaid = await ok('POST', '/api/v1/models/c_invoice', {
+      C_BPartner_ID: 119, C_DocTypeTarget_ID: 116, M_PriceList_ID: 103, DateInvoiced: month.first, DateAcct: month.first,
+      C_InvoiceLine: [{ M_Product_ID: 128, QtyEntered: 3, C_Tax_ID: 104 }, { M_Product_ID: 133, QtyEntered: 1, C_Tax_ID: 104 }],
+      'doc-action': 'CO',
+    });
+    await ok('POST', '/api/v1/models/c_payment', { C_Invoice_ID: halfPaid.id, PayAmt: 40.94, DateTrx: month.first, DateAcct: month.first, 'doc-action': 'CO' });
     // Booked at 1.1 (90.07); the euro is worth 1.2 on the last day of the month.
     await ok('POST', '/api/v1/models/c_conversion_rate', { C_Currency_ID: EUR, C_Currency_ID_To: 100, C_ConversionType_ID: 114, MultiplyRate: 1.2, DivideRate: 0.833333333333, ValidFrom: month.last, ValidTo: month.last });
 
@@ -67,13 +74,16 @@ describe('period end: revaluation of open items and year-end close', () => {
     assert.equal(journal.DateAcct, month.last);
     const facts = await factsOf(journal.id);
     const ours = facts.filter((x: { partner: unknown; account: number }) => x.account === ACCT.receivable);
-    assert.ok(ours.some((x: { dr: number }) => x.dr === round2(round2(81.88 * 1.2) - 90.07)), `a debit of 8.19 to the receivable: ${JSON.stringify(ours)}`);
+    const full = facts.find((x: { partner: unknown; account: number }) => x.account === ACCT.receivable && x.partner === 118);
+    assert.equal(full?.dr, round2(round2(81.88 * 1.2) - 90.07), `a debit of 8.19 to the receivable of the open invoice: ${JSON.stringify(ours)}`);
+    const half = facts.find((x: { partner: unknown; account: number }) => x.account === ACCT.receivable && x.partner === 119);
+    assert.equal(half?.dr, 4.1, `half of it for the half-paid invoice: ${JSON.stringify(ours)}`);
     const dr = round2(facts.reduce((s: number, x: { dr: number }) => s + x.dr, 0));
     const cr = round2(facts.reduce((s: number, x: { cr: number }) => s + x.cr, 0));
     assert.equal(dr, cr);
     const gain = facts.filter((x: { account: number }) => x.account === ACCT.unrealizedGain);
     assert.equal(gain.length, 1);
-    assert.ok(gain[0].cr >= 8.19, 'the gain is credited');
+    assert.ok(gain[0].cr >= 12.29, 'the gain is credited');
 
     const [reversal] = (await ok('GET', `/api/v1/models/gl_journal?$filter=${q(`Reversal_ID eq ${journal.id}`)}`)).records;
     assert.ok(reversal, 'the reversal journal names the revaluation');
