@@ -21,9 +21,12 @@ const DEMO_SCHEMA_GL_ID = 1100000;
 /** Processes of period end: [AD_Process_ID, Value, Name, Description, Classname]. */
 export const REVALUATION_PROCESS_ID = 326;
 export const YEAR_END_CLOSE_PROCESS_ID = 1100001;
-const PROCESSES: readonly [number, string, string, string, string][] = [
+/** The journal's print process (see src/print/print-processes.ts): a report without a class. */
+const JOURNAL_PRINT_PROCESS_ID = 1100002;
+const PROCESSES: readonly [number, string, string, string, string | null][] = [
   [REVALUATION_PROCESS_ID, 'T_InvoiceNGL', 'Invoice Not Realized Gain/Loss', 'Revalue open invoices in other currencies at a date: a GL journal of the unrealized gain and loss, reversed on the first day of the next period', 'org.compiere.process.InvoiceNGL'],
   [YEAR_END_CLOSE_PROCESS_ID, 'GL_YearEndClose', 'Year End Close', 'Move the balances of the revenue and expense accounts of a year to retained earnings by a GL journal', 'dictum.process.YearEndClose'],
+  [JOURNAL_PRINT_PROCESS_ID, 'Rpt GL_Journal', 'GL Journal Print', 'The printed form of a GL journal', null],
 ];
 
 /** Parameters: [AD_Process_Para_ID, AD_Process_ID, SeqNo, ColumnName, Name, AD_Reference_ID, mandatory, default]. */
@@ -49,7 +52,7 @@ const ACCESS: readonly [role: number, client: number][] = [
 /**
  * Period end: the account columns it reads (unrealized gain and loss of the schema defaults,
  * retained earnings of the schema's GL accounts) with the demo's accounts in them, and its two
- * processes with their parameters and access.
+ * processes (and the journal's print process) with their parameters and access.
  */
 export async function addPeriodEndSeed(tx: Tx, now = new Date().toISOString()): Promise<void> {
   const { dict } = readSeed();
@@ -94,7 +97,8 @@ export async function addPeriodEndSeed(tx: Tx, now = new Date().toISOString()): 
     tx,
     seedTable(dict, 'AD_Process'),
     PROCESSES.map(([id, value, name, description, classname]) => ({
-      AD_Client_ID: 0, AD_Org_ID: 0, AD_Process_ID: id, Value: value, Name: name, Description: description, Classname: classname, AccessLevel: '3', IsReport: 'N',
+      AD_Client_ID: 0, AD_Org_ID: 0, AD_Process_ID: id, Value: value, Name: name, Description: description, Classname: classname, AccessLevel: '3',
+      IsReport: id === JOURNAL_PRINT_PROCESS_ID ? 'Y' : 'N',
       AllowMultipleExecution: 'N', EntityType: 'D', IsBetaFunctionality: 'N', IsDirectPrint: 'N', ShowHelp: 'Y',
     })),
     now,

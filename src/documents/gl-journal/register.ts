@@ -1,11 +1,13 @@
 import type { ModelEvent, ModelEvents } from '../../events/model-events.js';
 import { lockParentFirst } from '../../records/write/persist.js';
 import { registerDocumentType } from '../engine/engine.js';
+import { registerDocumentPrinter } from '../../print/document-print.js';
+import { printJournal } from './journal-print.js';
 import { batchDocument } from './batch-document.js';
 import { journalDocument } from './journal-document.js';
 import { journalAfterChange, journalAfterSave, journalHeaderBeforeSave, journalLineAfterSave, journalLineBeforeSave } from './journal-rules.js';
 
-/** GL journals and their batches: header and line rules, totals, and their document actions. */
+/** GL journals and their batches: header and line rules, totals, their document actions and the journal's printed form. */
 export function registerGlJournals(events: ModelEvents): void {
   for (const table of ['gl_journalbatch', 'gl_journal']) {
     events.on('before-new', table, journalHeaderBeforeSave);
@@ -21,4 +23,5 @@ export function registerGlJournals(events: ModelEvents): void {
   lockParentFirst('gl_journalline', 'gl_journal', 'gl_journal_id', 'gl_journal_id');
   registerDocumentType(journalDocument);
   registerDocumentType(batchDocument);
+  registerDocumentPrinter('gl_journal', printJournal);
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { idOf, q, today } from '../documents/document-helpers.js';
 import type { ModelEvent } from '../../../src/events/model-events.js';
+import { csvRows, pdfText } from '../../helpers/files.js';
 
 /** Accounts (C_ElementValue_ID = C_ValidCombination_ID) of the demo chart. */
 const ACCT = { checking: 11100, receivable: 12110, inventory: 14100, payable: 21100, capital: 31000, revenue: 41000, expense: 51200 } as const;
@@ -255,6 +256,30 @@ describe('GL journals', () => {
     const done = await ok(f.user, 'POST', '/api/v1/models/gl_journal', journal([{ Account_ID: ACCT.expense, AmtSourceDr: 2 }, { Account_ID: ACCT.payable, AmtSourceCr: 2 }], { Description: 'evented', 'doc-action': 'CO' }));
     await ok(f.user, 'PUT', `/api/v1/models/gl_journal/${done.id}`, { 'doc-action': 'RC' });
     assert.deepEqual(seen, ['after-complete CO', 'after-reverse-correct RE']);
+  });
+
+  it('a journal is completed through the Document Action process and printed by its own form (PDF archived, CSV export)', async () => {
+    const draft = await ok(f.admin, 'POST', '/api/v1/models/gl_journal', journal([
+      { Account_ID: ACCT.expense, AmtSourceDr: 12.5, C_BPartner_ID: 118 },
+      { Account_ID: ACCT.payable, AmtSourceCr: 12.5 },
+    ], { Description: 'Printed journal' }));
+    const run = await ok(f.admin, 'POST', '/api/v1/processes/rest_documentaction', { 'model-name': 'gl_journal', 'record-id': draft.id, DocAction: 'CO' });
+    assert.equal(run.isError, false, JSON.stringify(run));
+    assert.equal(idOf((await readJournal(draft.id)).DocStatus), 'CO');
+    const pdf = await ok(f.admin, 'POST', '/api/v1/processes/rpt-gl_journal', { 'model-name': 'gl_journal', 'record-id': draft.id });
+    assert.equal(pdf.isError, false, JSON.stringify(pdf));
+    assert.equal(pdf.reportFileName, `GL_Journal_${String(draft.DocumentNo)}.pdf`);
+    const text = (await pdfText(Buffer.from(pdf.reportFile, 'base64'))).join('\n');
+    assert.match(text, new RegExp(`GL Journal ${String(draft.DocumentNo)}`));
+    assert.match(text, /51200 Product Expense/);
+    assert.match(text, /Total Debit: 12\.50/);
+    const archives = await ok(f.admin, 'GET', `/api/v1/models/gl_journal/${draft.id}/archives`);
+    assert.equal(archives.archives.length, 1, 'the printed PDF is archived on the journal');
+    const csv = await ok(f.admin, 'POST', '/api/v1/processes/rpt-gl_journal', { 'model-name': 'gl_journal', 'record-id': draft.id, 'report-type': 'CSV' });
+    const rows = csvRows(Buffer.from(csv.exportFile, 'base64'));
+    assert.ok(rows.some((r) => r.includes('21100 Accounts Payable - Trade') && r.includes('12.5')), JSON.stringify(rows));
+    const wrong = await ok(f.admin, 'POST', '/api/v1/processes/rpt-gl_journal', { 'model-name': 'c_invoice', 'record-id': 104 });
+    assert.equal(wrong.isError, true);
   });
 
   // Last: it turns the demo schema's automatic period control off.
