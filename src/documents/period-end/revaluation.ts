@@ -9,7 +9,7 @@ import { completedJournal, schemaAccount, schemaOfCall, type ProcessJournalLine 
 
 const INVOICE_TABLE_ID = 318;
 
-interface OpenItem {
+export interface OpenItem {
   documentno: string;
   ad_org_id: number;
   c_bpartner_id: number;
@@ -77,15 +77,16 @@ async function nextPeriodStart(c: ProcessCall, date: string): Promise<string> {
   return rows[0].day;
 }
 
-/** Differences of one open item, in proportion to its open share: positive raises its account's debit balance. */
-function difference(item: OpenItem, precision: number): Decimal {
+/** The revaluation difference of one open item (pure), in proportion to its open share: positive raises its account's debit balance. */
+export function difference(item: OpenItem, precision: number): Decimal {
   const share = compare(item.grandtotal, item.open) === 0 || compare(item.grandtotal, 0) === 0 ? dec(1) : div(item.open, item.grandtotal, 12);
   const dr = sub(item.reval_dr ?? item.acct_dr, item.acct_dr);
   const cr = sub(item.reval_cr ?? item.acct_cr, item.acct_cr);
   return round(mul(sub(dr, cr), share), precision);
 }
 
-const amountLine = (net: Decimal): { dr: string; cr: string } => (compare(net, 0) > 0 ? { dr: toText(net), cr: '0' } : { dr: '0', cr: toText(sub(0, net)) });
+/** A net difference as a journal line: a debit when positive, a credit when negative. */
+export const amountLine = (net: Decimal): { dr: string; cr: string } => (compare(net, 0) > 0 ? { dr: toText(net), cr: '0' } : { dr: '0', cr: toText(sub(0, net)) });
 
 /**
  * Invoice Not Realized Gain/Loss (the original's InvoiceNGL, "Currency Revaluation"): revalues the
