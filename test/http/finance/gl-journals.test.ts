@@ -120,6 +120,25 @@ describe('GL journals', () => {
     assert.match(r4.body.detail, /control amount 6 is not the total debit 5/);
   });
 
+  it('bad input is refused with 400 and writes nothing: no period, no rate, an unknown combination, a line on a completed journal', async () => {
+    const count = async () => (await ok(f.admin, 'GET', '/api/v1/models/gl_journal?$select=GL_Journal_ID')).records.length;
+    const before = await count();
+    const noPeriod = await as(f.user, 'POST', '/api/v1/models/gl_journal', journal([{ Account_ID: ACCT.expense, AmtSourceDr: 1 }], { DateAcct: '1990-01-01' }));
+    assert.equal(noPeriod.status, 400, noPeriod.text);
+    assert.match(noPeriod.body.detail, /No accounting period holds 1990-01-01/);
+    const noRate = await as(f.user, 'POST', '/api/v1/models/gl_journal', journal([{ Account_ID: ACCT.expense, AmtSourceDr: 1 }], { C_Currency_ID: 101 }));
+    assert.equal(noRate.status, 400, noRate.text);
+    assert.match(noRate.body.detail, /conversion rate/);
+    const badCombination = await as(f.user, 'POST', '/api/v1/models/gl_journal', journal([{ C_ValidCombination_ID: 999999, AmtSourceDr: 1 }]));
+    assert.equal(badCombination.status, 400, badCombination.text);
+    assert.equal(await count(), before, 'no journal of a refused request is left');
+    const done = await ok(f.user, 'POST', '/api/v1/models/gl_journal', journal([{ Account_ID: ACCT.expense, AmtSourceDr: 1 }, { Account_ID: ACCT.payable, AmtSourceCr: 1 }], { 'doc-action': 'CO' }));
+    const late = await as(f.user, 'POST', '/api/v1/models/gl_journalline', { GL_Journal_ID: done.id, Account_ID: ACCT.expense, AmtSourceDr: 5 });
+    assert.equal(late.status, 400, late.text);
+    assert.match(late.body.detail, /is processed: its lines cannot change/);
+    assert.equal(linesOf(await readJournal(done.id)).length, 2);
+  });
+
   it('void of a draft zeroes its amounts; a completed journal is reversed, not voided', async () => {
     const draft = await ok(f.user, 'POST', '/api/v1/models/gl_journal', journal([{ Account_ID: ACCT.expense, AmtSourceDr: 40 }, { Account_ID: ACCT.payable, AmtSourceCr: 40 }]));
     const voided = await ok(f.user, 'PUT', `/api/v1/models/gl_journal/${draft.id}`, { 'doc-action': 'VO' });
