@@ -301,6 +301,26 @@ describe('GL journals', () => {
     assert.equal(wrong.isError, true);
   });
 
+  it('re-activation, where the document type allows it, removes the facts and lets the lines change; complete posts again', async () => {
+    const done = await ok(f.user, 'POST', '/api/v1/models/gl_journal', journal([{ Account_ID: ACCT.expense, AmtSourceDr: 7 }, { Account_ID: ACCT.payable, AmtSourceCr: 7 }], { 'doc-action': 'CO' }));
+    assert.equal((await factsOf(done.id)).length, 2);
+    await ok(f.admin, 'PUT', '/api/v1/models/c_doctype/115', { IsCanBeReactivated: true });
+    try {
+      const re = await ok(f.user, 'PUT', `/api/v1/models/gl_journal/${done.id}`, { 'doc-action': 'RE' });
+      assert.equal(idOf(re.DocStatus), 'IP');
+      assert.equal(idOf(re.Posted), 'N');
+      assert.deepEqual(await factsOf(done.id), []);
+      const lines = linesOf(await readJournal(done.id));
+      await ok(f.user, 'PUT', `/api/v1/models/gl_journalline/${lines[0]!.id}`, { AmtSourceDr: 9 });
+      await ok(f.user, 'PUT', `/api/v1/models/gl_journalline/${lines[1]!.id}`, { AmtSourceCr: 9 });
+      const again = await ok(f.user, 'PUT', `/api/v1/models/gl_journal/${done.id}`, { 'doc-action': 'CO' });
+      assert.equal(idOf(again.DocStatus), 'CO');
+      assert.deepEqual((await factsOf(done.id)).map((x) => [x.account, x.dr, x.cr]), [[ACCT.expense, 9, 0], [ACCT.payable, 0, 9]]);
+    } finally {
+      await ok(f.admin, 'PUT', '/api/v1/models/c_doctype/115', { IsCanBeReactivated: false });
+    }
+  });
+
   // Last: it turns the demo schema's automatic period control off.
   it('complete refuses a journal whose period is closed for GL journals; its lines follow its accounting date', async () => {
     await ok(f.admin, 'PUT', '/api/v1/models/c_acctschema/101', { AutoPeriodControl: false });
