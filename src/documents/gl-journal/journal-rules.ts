@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types.js';
-import type { ModelEvent, Row } from '../../events/model-events.js';
+import type { ModelEvent, PrepareNewEvent, Row } from '../../events/model-events.js';
 import { conversionRate } from '../accounting/conversion.js';
 import { defaultDocTypeOf } from '../inout-rules.js';
 import { mul, round, toText } from '../decimal.js';
@@ -54,6 +54,28 @@ async function defaultConversionType(e: ModelEvent): Promise<number | null> {
     [clientOf(e)],
   );
   return rows[0] ? Number(rows[0].id) : null;
+}
+
+/**
+ * New journals and batches name their document type before they are numbered, so that the GL
+ * Journal type's sequence numbers them (as the original's): the batch's type for a journal of a
+ * batch, else the client's default GLJ type.
+ */
+export async function journalTypesBeforeNumbers(e: PrepareNewEvent): Promise<void> {
+  for (const row of e.rows) {
+    if (idOf(row.c_doctype_id) !== null) continue;
+    const batchId = e.table.dbName === 'gl_journal' ? idOf(row.gl_journalbatch_id) : null;
+    const clientId = Number(row.ad_client_id ?? e.auth.clientId);
+    if (batchId !== null) {
+      const { rows } = await e.tx.query<{ id: number | null }>('SELECT c_doctype_id AS id FROM gl_journalbatch WHERE gl_journalbatch_id = $1 AND ad_client_id = $2', [batchId, clientId]);
+      if (rows[0]?.id) {
+        row.c_doctype_id = Number(rows[0].id);
+        continue;
+      }
+    }
+    const id = await defaultDocTypeOf(e.tx, 'GLJ', false, clientId);
+    if (id !== null) row.c_doctype_id = id;
+  }
 }
 
 /** Header columns a journal takes from its batch when it leaves them empty (as the original's batch copies them). */

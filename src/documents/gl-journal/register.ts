@@ -5,11 +5,12 @@ import { registerDocumentPrinter } from '../../print/document-print.js';
 import { printJournal } from './journal-print.js';
 import { batchDocument } from './batch-document.js';
 import { journalDocument } from './journal-document.js';
-import { journalAfterChange, journalAfterSave, journalHeaderBeforeSave, journalLineAfterSave, journalLineBeforeSave } from './journal-rules.js';
+import { journalAfterChange, journalAfterSave, journalHeaderBeforeSave, journalLineAfterSave, journalLineBeforeSave, journalTypesBeforeNumbers } from './journal-rules.js';
 
 /** GL journals and their batches: header and line rules, totals, their document actions and the journal's printed form. */
 export function registerGlJournals(events: ModelEvents): void {
   for (const table of ['gl_journalbatch', 'gl_journal']) {
+    events.onPrepareNew(table, journalTypesBeforeNumbers);
     events.on('before-new', table, journalHeaderBeforeSave);
     events.on('before-change', table, journalHeaderBeforeSave);
   }
