@@ -38,6 +38,13 @@ describe('period end: revaluation of open items and year-end close', () => {
     return out;
   };
 
+  /** The euro at 1.2 dollars on one day (the demo's spot rate is 1.1). */
+  const euroAt12 = async (date: string) => {
+    const have = await ok('GET', `/api/v1/models/c_conversion_rate?$filter=${q(`C_Currency_ID eq ${EUR} and ValidFrom eq '${date}'`)}`);
+    if (have.records.length) return;
+    await ok('POST', '/api/v1/models/c_conversion_rate', { C_Currency_ID: EUR, C_Currency_ID_To: 100, C_ConversionType_ID: 114, MultiplyRate: 1.2, DivideRate: 0.833333333333, ValidFrom: date, ValidTo: date });
+  };
+
   it('the schema has its unrealized gain and loss accounts and its retained earnings account', async () => {
     const defaults = await ok('GET', '/api/v1/models/c_acctschema_default?$filter=C_AcctSchema_ID eq 101');
     assert.equal(idOf(defaults.records[0].UnrealizedGain_Acct), ACCT.unrealizedGain);
@@ -63,7 +70,7 @@ describe('period end: revaluation of open items and year-end close', () => {
     });
     await ok('POST', '/api/v1/models/c_payment', { C_Invoice_ID: halfPaid.id, PayAmt: 40.94, DateTrx: month.first, DateAcct: month.first, 'doc-action': 'CO' });
     // Booked at 1.1 (90.07); the euro is worth 1.2 on the last day of the month.
-    await ok('POST', '/api/v1/models/c_conversion_rate', { C_Currency_ID: EUR, C_Currency_ID_To: 100, C_ConversionType_ID: 114, MultiplyRate: 1.2, DivideRate: 0.833333333333, ValidFrom: month.last, ValidTo: month.last });
+    await euroAt12(month.last);
 
     const run = await ok('POST', '/api/v1/processes/t_invoicengl', { DateReval: month.last, APAR: 'R' });
     assert.equal(run.isError, false, JSON.stringify(run));
@@ -91,6 +98,29 @@ describe('period end: revaluation of open items and year-end close', () => {
     assert.equal(idOf(reversal.DocStatus), 'CO');
     const back = await factsOf(reversal.id);
     assert.deepEqual(back.map((x: { account: number; dr: number; cr: number }) => [x.account, x.cr, x.dr]), facts.map((x: { account: number; dr: number; cr: number }) => [x.account, x.dr, x.cr]));
+  });
+
+  it('revaluation of payables: a vendor invoice in euros owed at a higher rate is a loss, debited to unrealized loss', async () => {
+    const month = thisMonth();
+    await euroAt12(month.last);
+    const priceList = await ok('POST', '/api/v1/models/m_pricelist', { Name: 'Purchases in euros', C_Currency_ID: EUR, IsSOPriceList: false, PricePrecision: 2 });
+    const bill = await ok('POST', '/api/v1/models/c_invoice', {
+      C_BPartner_ID: 118, C_DocTypeTarget_ID: 123, IsSOTrx: false, M_PriceList_ID: priceList.id, DateInvoiced: month.first, DateAcct: month.first,
+      C_InvoiceLine: [{ C_Charge_ID: 100, QtyEntered: 1, PriceEntered: 50, PriceActual: 50 }],
+      'doc-action': 'CO',
+    });
+    assert.equal(idOf(bill.C_Currency_ID), EUR);
+    const total = Number(bill.GrandTotal);
+    const run = await ok('POST', '/api/v1/processes/t_invoicengl', { DateReval: month.last, APAR: 'P' });
+    assert.equal(run.isError, false, JSON.stringify(run));
+    const journals = await journalsNamed(`Invoice Not Realized Gain/Loss ${month.last}`);
+    const journal = journals[journals.length - 1]!;
+    const facts = await factsOf(journal.id);
+    const payable = facts.filter((x: { account: number }) => x.account === ACCT.payable);
+    const loss = round2(round2(total * 1.2) - round2(total * 1.1));
+    assert.deepEqual(payable.map((x: { dr: number; cr: number }) => [x.dr, x.cr]), [[0, loss]], 'the payable grows by the difference');
+    assert.deepEqual(facts.filter((x: { account: number }) => x.account === ACCT.unrealizedLoss).map((x: { dr: number; cr: number }) => [x.dr, x.cr]), [[loss, 0]]);
+    assert.equal(facts.filter((x: { account: number }) => x.account === ACCT.receivable).length, 0, 'receivables are left out (APAR P)');
   });
 
   it('revaluation refuses an unknown AP/AR choice and a date without a rate, and writes nothing; the least privileged role cannot run it', async () => {
