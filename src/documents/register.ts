@@ -46,7 +46,7 @@ export function registerDocumentRules(events: ModelEvents): void {
     events.on('before-delete', kind.line, (e: ModelEvent) => lineBeforeDelete(e, kind));
     for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, kind.line, (e: ModelEvent) => lineAfterSave(e, kind));
   }
-  for (const table of ['c_order', 'c_invoice', 'm_inout', 'c_payment', 'c_allocationhdr', 'gl_journalbatch', 'gl_journal']) events.on('before-new', table, documentDefaults);
+  for (const table of ['c_order', 'c_invoice', 'm_inout', 'c_payment', 'c_allocationhdr']) events.on('before-new', table, documentDefaults);
   events.on('before-new', 'm_inout', inoutBeforeSave);
   events.on('before-change', 'm_inout', inoutBeforeSave);
   events.on('before-new', 'm_inoutline', inoutLineBeforeSave);
@@ -72,5 +72,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   // A new period gets a control per document base type, never opened (as the original's period after-save).
   events.on('after-new', 'c_period', (e: ModelEvent) => addPeriodControls(e.tx, [Number(e.row.c_period_id)], 'N', e.auth.userId, nowTimestamp()));
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
-  registerGlJournals(events);
+  registerGlJournals(events, documentDefaults);
 }

@@ -7,9 +7,13 @@ import { batchDocument } from './batch-document.js';
 import { journalDocument } from './journal-document.js';
 import { journalAfterChange, journalAfterSave, journalHeaderBeforeSave, journalLineAfterSave, journalLineBeforeSave, journalTypesBeforeNumbers } from './journal-rules.js';
 
-/** GL journals and their batches: header and line rules, totals, their document actions and the journal's printed form. */
-export function registerGlJournals(events: ModelEvents): void {
+/**
+ * GL journals and their batches: the defaults of every new document, header and line rules,
+ * totals, their document actions and the journal's printed form.
+ */
+export function registerGlJournals(events: ModelEvents, documentDefaults: (e: ModelEvent) => void): void {
   for (const table of ['gl_journalbatch', 'gl_journal']) {
+    events.on('before-new', table, documentDefaults);
     events.onPrepareNew(table, journalTypesBeforeNumbers);
     events.on('before-new', table, journalHeaderBeforeSave);
     events.on('before-change', table, journalHeaderBeforeSave);
