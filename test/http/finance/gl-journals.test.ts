@@ -80,6 +80,21 @@ describe('GL journals', () => {
     assert.equal(edit.status, 400, 'a line of a completed journal does not change');
   });
 
+  it('each fact takes its line\'s organisation and dimensions, and the journal\'s posting type', async () => {
+    const done = await ok(f.admin, 'POST', '/api/v1/models/gl_journal', journal([
+      { Account_ID: ACCT.expense, AmtSourceDr: 60, AD_Org_ID: 50001, M_Product_ID: 128, Qty: 3 },
+      { Account_ID: ACCT.payable, AmtSourceCr: 60, C_BPartner_ID: 118 },
+    ], { Description: 'Two organisations', 'doc-action': 'CO' }));
+    const r = await ok(f.admin, 'GET', `/api/v1/models/fact_acct?$filter=${q(`AD_Table_ID eq ${GL_JOURNAL_TABLE} and Record_ID eq ${done.id}`)}&$orderby=Fact_Acct_ID`);
+    assert.deepEqual(
+      r.records.map((x: Record<string, unknown>) => [idOf(x.AD_Org_ID), idOf(x.Account_ID), idOf(x.M_Product_ID) ?? null, x.Qty ?? null, idOf(x.C_BPartner_ID) ?? null, idOf(x.PostingType)]),
+      [[50001, ACCT.expense, 128, 3, null, 'A'], [11, ACCT.payable, null, null, 118, 'A']],
+    );
+    const statistical = await ok(f.user, 'POST', '/api/v1/models/gl_journal', journal([{ Account_ID: ACCT.expense, AmtSourceDr: 4 }, { Account_ID: ACCT.payable, AmtSourceCr: 4 }], { PostingType: 'S', 'doc-action': 'CO' }));
+    const s = await ok(f.admin, 'GET', `/api/v1/models/fact_acct?$filter=${q(`AD_Table_ID eq ${GL_JOURNAL_TABLE} and Record_ID eq ${statistical.id}`)}`);
+    assert.deepEqual(s.records.map((x: Record<string, unknown>) => idOf(x.PostingType)), ['S', 'S'], 'a statistical journal posts statistical facts');
+  });
+
   it('a journal in another currency converts its lines at the rate of the accounting date', async () => {
     const created = await ok(f.user, 'POST', '/api/v1/models/gl_journal', journal([
       { Account_ID: ACCT.checking, AmtSourceDr: 100 },
