@@ -114,7 +114,7 @@ export async function journalHeaderBeforeSave(e: ModelEvent): Promise<void> {
     if (period === null) throw invalid(`No accounting period holds ${String(row.dateacct).slice(0, 10)} (column DateAcct)`);
     row.c_period_id = period;
   }
-  if (isEmptyValue(row.gl_category_id) || (isNew && !e.given?.has('gl_category_id'))) {
+  if (isEmptyValue(row.gl_category_id)) {
     const { rows } = await e.tx.query<{ id: number }>(
       `SELECT COALESCE((SELECT gl_category_id FROM c_doctype WHERE c_doctype_id = $2),
           (SELECT gl_category_id FROM gl_category WHERE ad_client_id = $1 AND isactive = 'Y' ORDER BY CASE WHEN isdefault = 'Y' THEN 0 ELSE 1 END, gl_category_id LIMIT 1)) AS id`,

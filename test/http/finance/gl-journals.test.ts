@@ -56,6 +56,7 @@ describe('GL journals', () => {
     assert.equal(idOf(created.C_AcctSchema_ID), 101);
     assert.equal(idOf(created.C_Currency_ID), 100);
     assert.equal(idOf(created.PostingType), 'A');
+    assert.equal(idOf(created.GL_Category_ID), 110, 'the category of the GL Journal type (Manual)');
     assert.equal(idOf(created.DocStatus), 'DR');
     assert.ok(Number(created.DocumentNo) >= 1000 && Number(created.DocumentNo) < 100000, `numbered by the GL Journal type's sequence: ${String(created.DocumentNo)}`);
     const read = await readJournal(created.id);
