@@ -8,7 +8,7 @@ import { renderReport, type RenderedFile } from '../reports/render-report.js';
 import { buildReport, type CellValue, type ColumnType, type ReportColumn } from '../reports/report-model.js';
 
 /** A printable document kind: its form's title, where its lines and taxes are, which print format lays it out. */
-interface DocumentForm {
+interface FormOfKind {
   title: (isSOTrx: boolean) => string;
   printFormat: string;
   header: string;
@@ -20,13 +20,13 @@ interface DocumentForm {
   date: string;
 }
 
-const FORMS: Record<string, DocumentForm> = {
+const FORMS: Record<string, FormOfKind> = {
   c_order: { title: (so) => (so ? 'Sales Order' : 'Purchase Order'), printFormat: 'Order_Header', header: 'c_order', lines: 'c_orderline', lineKey: 'c_order_id', qty: 'qtyordered', amounts: true, taxes: 'c_ordertax', date: 'dateordered' },
   c_invoice: { title: (so) => (so ? 'Invoice' : 'Vendor Invoice'), printFormat: 'Invoice_Header', header: 'c_invoice', lines: 'c_invoiceline', lineKey: 'c_invoice_id', qty: 'qtyinvoiced', amounts: true, taxes: 'c_invoicetax', date: 'dateinvoiced' },
   m_inout: { title: (so) => (so ? 'Shipment' : 'Material Receipt'), printFormat: 'Shipment_Header', header: 'm_inout', lines: 'm_inoutline', lineKey: 'm_inout_id', qty: 'movementqty', amounts: false, taxes: null, date: 'movementdate' },
 };
 
-const money = (n: number): string => n.toFixed(2);
+export const money = (n: number): string => n.toFixed(2);
 
 interface HeaderRow {
   documentno: string;
@@ -58,12 +58,50 @@ export interface PrintedDocument {
   bpartnerId: number | null;
 }
 
+/** A document's form: its title, header lines, line columns and cells, and footer lines. */
+export interface DocumentForm {
+  title: string;
+  headerLines: string[];
+  columns: { label: string; type: ColumnType }[];
+  cells: CellValue[][];
+  footer: string[];
+}
+
+/** Renders a form: a PDF table by default; HTML, CSV and spreadsheets give the same lines as a report (amount columns summed). */
+export async function renderDocumentForm(f: DocumentForm, type: ReportType | null): Promise<RenderedFile> {
+  const { title, headerLines, columns, cells, footer } = f;
+  if ((type ?? 'PDF') === 'PDF') {
+    const data = await renderPdfTable({
+      title,
+      subtitle: headerLines,
+      headers: columns.map((c) => c.label),
+      weights: columns.map((c) => (c.type === 'text' ? (c.label === 'Product' || c.label === 'Account' ? 4 : 1.2) : 1)),
+      rightAligned: columns.map((c) => c.type !== 'text'),
+      lines: cells.map((row) => ({ cells: row.map((v, i) => (v === null ? '' : typeof v === 'number' && columns[i]!.type === 'amount' ? money(v) : String(v))), style: 'detail' as const })),
+      footer,
+    });
+    return { data, contentType: 'application/pdf', extension: 'pdf' };
+  }
+  const reportColumns: ReportColumn[] = columns.map((c) => ({ name: c.label, label: c.label, type: c.type, sum: c.type === 'amount' && c.label !== 'Price' }));
+  return renderReport(buildReport({ title, subtitle: headerLines.join('; '), columns: reportColumns, rows: cells, groupBy: null, isSummary: false }), type);
+}
+
+/** Printers of documents whose form is their own (registered by their document folders). */
+export type DocumentPrinter = (q: Queryable, auth: AuthContext, table: Table, id: number, type: ReportType | null) => Promise<PrintedDocument>;
+const PRINTERS = new Map<string, DocumentPrinter>();
+
+export function registerDocumentPrinter(table: string, printer: DocumentPrinter): void {
+  PRINTERS.set(table, printer);
+}
+
 /**
  * The printed form of a document (sales order, invoice, shipment): organisation, partner and
  * address, the document's number, date and status, its lines and, for orders and invoices, the
  * tax lines and totals. PDF by default; HTML, CSV and XLSX give the same lines as a report.
  */
 export async function printDocument(q: Queryable, auth: AuthContext, table: Table, id: number, type: ReportType | null): Promise<PrintedDocument> {
+  const own = PRINTERS.get(table.dbName);
+  if (own) return own(q, auth, table, id, type);
   const form = FORMS[table.dbName];
   if (!form) throw badRequest('Invalid table', `${table.name} records have no printed form`);
   const amounts = form.amounts ? 'h.totallines::float8 AS totallines, h.grandtotal::float8 AS grandtotal, cur.iso_code AS currency' : 'NULL::float8 AS totallines, NULL::float8 AS grandtotal, NULL AS currency';
@@ -125,21 +163,6 @@ export async function printDocument(q: Queryable, auth: AuthContext, table: Tabl
       ]
     : [`Lines: ${lines.rows.length}`];
   const name = `${form.title(h.issotrx === 'Y').replace(/\s+/g, '_')}_${h.documentno}`;
-  let file: RenderedFile;
-  if ((type ?? 'PDF') === 'PDF') {
-    const data = await renderPdfTable({
-      title,
-      subtitle: headerLines,
-      headers: columns.map((c) => c.label),
-      weights: columns.map((c) => (c.type === 'text' ? (c.label === 'Product' ? 4 : 1.2) : 1)),
-      rightAligned: columns.map((c) => c.type !== 'text'),
-      lines: cells.map((row) => ({ cells: row.map((v, i) => (v === null ? '' : typeof v === 'number' && columns[i]!.type === 'amount' ? money(v) : String(v))), style: 'detail' as const })),
-      footer,
-    });
-    file = { data, contentType: 'application/pdf', extension: 'pdf' };
-  } else {
-    const reportColumns: ReportColumn[] = columns.map((c) => ({ name: c.label, label: c.label, type: c.type, sum: c.label === 'Amount' }));
-    file = await renderReport(buildReport({ title, subtitle: headerLines.join('; '), columns: reportColumns, rows: cells, groupBy: null, isSummary: false }), type);
-  }
+  const file = await renderDocumentForm({ title, headerLines, columns, cells, footer }, type);
   return { file, title, name: `${name}.${file.extension}`, printFormatName: form.printFormat, bpartnerId: h.c_bpartner_id === null ? null : Number(h.c_bpartner_id) };
 }

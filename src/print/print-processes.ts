@@ -7,6 +7,7 @@ export const DOCUMENT_PRINT_PROCESSES: ReadonlyMap<number, string> = new Map([
   [110, 'c_order'], // Rpt C_Order, Order Print
   [116, 'c_invoice'], // Rpt C_Invoice, Invoice Print
   [117, 'm_inout'], // Rpt M_InOut, Delivery Note / Shipment Print
+  [1100002, 'gl_journal'], // Rpt GL_Journal, GL Journal Print
 ]);
 
 /** The class key the runner binds the document print processes to. */

@@ -4,6 +4,8 @@ import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
+import { addGlAccounts } from '../../seed/gl-accounts.js';
+import { addPeriodEndSeed } from '../../seed/gl-period-end.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
@@ -392,6 +394,20 @@ export const migrations: Migration[] = [
     name: 'background jobs: when a queue item started, cancellations and progress (dictum.queue_control), the cancelled state',
     async up(tx) {
       for (const statement of QUEUE_CONTROL_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 110,
+    name: 'accounts of GL journals and period end in the demo chart: capital, retained earnings, unrealized gain and loss, with their combinations',
+    async up(tx) {
+      await addGlAccounts(tx);
+    },
+  },
+  {
+    version: 111,
+    name: 'period end: unrealized gain and loss accounts of the schema defaults, retained earnings of the schema GL accounts (with the demo accounts), the revaluation and year-end close processes',
+    async up(tx) {
+      await addPeriodEndSeed(tx);
     },
   },
 ];

@@ -14,6 +14,8 @@ import { importBPartners } from './import-bpartners.js';
 import { roleAccessUpdate } from './role-access-update.js';
 import { registerSystemProcesses } from './system-processes.js';
 import { periodControlStatus, periodStatus } from './period-status.js';
+import { invoiceRevaluation } from '../../documents/period-end/revaluation.js';
+import { yearEndClose } from '../../documents/period-end/year-end-close.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {
@@ -31,4 +33,6 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('org.compiere.process.PeriodStatus', periodStatus);
   impls.register('org.compiere.process.PeriodControlStatus', periodControlStatus);
   impls.register('org.compiere.process.RoleAccessUpdate', roleAccessUpdate);
+  impls.register('org.compiere.process.InvoiceNGL', invoiceRevaluation);
+  impls.register('dictum.process.YearEndClose', yearEndClose);
 }
