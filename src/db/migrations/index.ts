@@ -24,6 +24,7 @@ import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
+import { addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
 
 export interface Migration {
   version: number;
@@ -368,6 +369,20 @@ export const migrations: Migration[] = [
     name: "the data model's finance, inventory, pricing, returns, projects, manufacturing and assets tables (GL journals, bank statements, cash, payment selections, dunning runs, financial reports, moves, counts, attributes, costs, discount breaks, requisitions, ...), and their own columns for the tables that stood in for them",
     async up(tx) {
       await addDataModelAdditions(tx);
+    },
+  },
+  {
+    version: 130,
+    name: 'payment schedules: the demo 50/50 payment term (108) gets its two installments; completed invoices get theirs (C_InvoicePaySchedule)',
+    async up(tx) {
+      await addPaymentScheduleSeed(tx);
+    },
+  },
+  {
+    version: 131,
+    name: 'payment selections: the processes Create From Invoices (156), Prepare Payment (155) and Payment Print/Export with their parameters and access',
+    async up(tx) {
+      await addPaySelectionSeed(tx);
     },
   },
 ];
