@@ -1,0 +1,150 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
+import { documentCalls, idOf, q, today } from '../documents/document-helpers.js';
+import { ACCOUNT, booksHelpers, round2 } from '../documents/books-helpers.js';
+
+const PATIO = 121;
+const SEED_FARM = 120;
+const AP_INVOICE = 123;
+const TERM = { immediate: 105, net30: 100, twoTenNet30: 106, fiftyFifty: 108 } as const;
+const HQ_CHECKING = 100;
+
+describe('payment selections: due vendor invoices paid in a run', () => {
+  const f = serverWithDemoRoles();
+  const at = () => ({ server: f.server, token: f.admin });
+  const { call, ok } = documentCalls(at);
+  const books = booksHelpers(at);
+  const vendorInvoice = (partner: number, term: number, price: number) =>
+    ok('POST', '/api/v1/models/c_invoice', {
+      C_BPartner_ID: partner,
+      C_DocTypeTarget_ID: AP_INVOICE,
+      IsSOTrx: false,
+      C_PaymentTerm_ID: term,
+      PaymentRule: 'P',
+      DateInvoiced: today(),
+      DateAcct: today(),
+      C_InvoiceLine: [{ M_Product_ID: 128, QtyEntered: 2, PriceEntered: price, PriceActual: price, C_Tax_ID: 104 }],
+      'doc-action': 'CO',
+    });
+  const run = (slug: string, body: Record<string, unknown>, token = f.admin) => call('POST', `/api/v1/processes/${slug}`, body, token);
+  const runOk = async (slug: string, body: Record<string, unknown>) => {
+    const r = await run(slug, body);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.isError, false, r.body.summary);
+    return r.body;
+  };
+  const selection = () => ok('POST', '/api/v1/models/c_payselection', { Name: `Run ${Date.now()}`, C_BankAccount_ID: HQ_CHECKING, PayDate: today(), TotalAmt: 0 });
+  const linesOf = async (id: number) =>
+    (await ok('GET', `/api/v1/models/c_payselectionline?$filter=${q(`C_PaySelection_ID eq ${id}`)}&$orderby=Line`)).records as Record<string, any>[];
+  const record = (id: number) => ({ 'record-id': id, 'model-name': 'c_payselection' });
+
+  it('selects the due invoices and those with a discount in time, prepares one payment per partner and pays them: open amounts go to zero, the ledger balances with the open items', async () => {
+    const due = await vendorInvoice(PATIO, TERM.immediate, 40);
+    const discount = await vendorInvoice(PATIO, TERM.twoTenNet30, 50);
+    const notDue = await vendorInvoice(PATIO, TERM.net30, 60);
+    const halves = await vendorInvoice(PATIO, TERM.fiftyFifty, 35.55);
+    const other = await vendorInvoice(SEED_FARM, TERM.immediate, 20);
+    const sel = await selection();
+
+    const created = await runOk('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: PATIO, OnlyDue: true, OnlyDiscount: true });
+    assert.match(created.summary, /#3/);
+    let lines = await linesOf(sel.id);
+    const byInvoice = new Map(lines.map((l) => [Number(idOf(l.C_Invoice_ID)), l]));
+    assert.ok(!byInvoice.has(notDue.id), 'an invoice neither due nor with a discount in time is not selected');
+    const dueLine = byInvoice.get(due.id)!;
+    assert.deepEqual([Number(dueLine.OpenAmt), Number(dueLine.DiscountAmt), Number(dueLine.PayAmt)], [Number(due.GrandTotal), 0, Number(due.GrandTotal)]);
+    const discountLine = byInvoice.get(discount.id)!;
+    const expectedDiscount = round2(Number(discount.GrandTotal) * 0.02);
+    assert.deepEqual([Number(discountLine.OpenAmt), Number(discountLine.DiscountAmt), Number(discountLine.PayAmt)], [Number(discount.GrandTotal), expectedDiscount, round2(Number(discount.GrandTotal) - expectedDiscount)]);
+    const halfLine = byInvoice.get(halves.id)!;
+    const firstHalf = round2(Number(halves.GrandTotal) / 2 + 0.0001);
+    assert.equal(Number(halfLine.OpenAmt), firstHalf, 'only the installment due today');
+
+    // A second run adds another partner's due invoice and nothing twice.
+    await runOk('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: SEED_FARM });
+    await runOk('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: PATIO, OnlyDue: true, OnlyDiscount: true });
+    lines = await linesOf(sel.id);
+    assert.equal(lines.length, 4);
+    const total = round2(lines.reduce((n, l) => n + Number(l.PayAmt), 0));
+    assert.equal(Number((await ok('GET', `/api/v1/models/c_payselection/${sel.id}`)).TotalAmt), total);
+
+    const prepared = await runOk('c_payselection_createpayment', { ...record(sel.id), PaymentRule: 'S' });
+    assert.match(prepared.summary, /#2/);
+    const checks = (await ok('GET', `/api/v1/models/c_payselectioncheck?$filter=${q(`C_PaySelection_ID eq ${sel.id}`)}&$orderby=C_PaySelectionCheck_ID`)).records as Record<string, any>[];
+    assert.deepEqual(checks.map((k) => [Number(idOf(k.C_BPartner_ID)), k.Qty, idOf(k.PaymentRule)]), [[PATIO, 3, 'S'], [SEED_FARM, 1, 'S']]);
+    assert.equal((await ok('GET', `/api/v1/models/c_payselection/${sel.id}`)).Processed, true);
+
+    const paid = await runOk('c_payselection_payment', record(sel.id));
+    assert.match(paid.summary, /#2/);
+    const after = (await ok('GET', `/api/v1/models/c_payselectioncheck?$filter=${q(`C_PaySelection_ID eq ${sel.id}`)}&$orderby=C_PaySelectionCheck_ID`)).records as Record<string, any>[];
+    for (const k of after) {
+      assert.equal(k.IsPrinted, true);
+      const payment = await books.payment(Number(idOf(k.C_Payment_ID)));
+      assert.equal(idOf(payment.DocStatus), 'CO');
+      assert.equal(Number(payment.PayAmt), Number(k.PayAmt));
+      assert.equal(payment.IsAllocated, true, 'the payment is allocated to its invoices');
+      assert.equal(idOf(payment.TenderType), 'K');
+      assert.equal(Number(idOf(payment.C_BankAccount_ID)), HQ_CHECKING);
+      await books.byAccount('c_payment', payment.id);
+    }
+    for (const inv of [due, discount, other]) assert.equal((await books.invoice(inv.id)).IsPaid, true, `invoice ${inv.DocumentNo} is paid`);
+    assert.equal((await books.invoice(halves.id)).IsPaid, false, 'the second installment is still open');
+    const open = await books.openItems(PATIO, false);
+    assert.equal(open[due.DocumentNo], undefined, 'nothing open of the paid invoice');
+    assert.equal(open[discount.DocumentNo], undefined, 'the discount settles the rest');
+    assert.equal(open[halves.DocumentNo], round2(Number(halves.GrandTotal) - firstHalf));
+    assert.equal(open[notDue.DocumentNo], Number(notDue.GrandTotal));
+    // Payables = subledger: the partner's liability is what its invoices still owe; payment selection is cleared.
+    const owed = round2(Object.values(open).reduce((n, v) => n + v, 0));
+    assert.equal(await books.ledger(PATIO, ACCOUNT.liability), -owed);
+    assert.equal(await books.ledger(PATIO, ACCOUNT.paymentSelection), 0);
+    assert.equal(await books.ledger(SEED_FARM, ACCOUNT.paymentSelection), 0);
+    // The allocation of the several invoices of one payment carries the discount.
+    const patioPayment = Number(idOf(after[0]!.C_Payment_ID));
+    const allocs = (await ok('GET', `/api/v1/models/c_allocationline?$filter=${q(`C_Payment_ID eq ${patioPayment}`)}`)).records as Record<string, any>[];
+    assert.equal(allocs.length, 3);
+    assert.equal(round2(allocs.reduce((n, l) => n + Number(l.DiscountAmt), 0)), -expectedDiscount);
+
+    // Invoices paid by a selection whose payment stands are not selected again (as the original: the 50/50 one neither).
+    const next = await selection();
+    await runOk('c_payselection_createfrom', { ...record(next.id), C_BPartner_ID: PATIO, OnlyDue: false });
+    const again = (await linesOf(next.id)).map((l) => Number(idOf(l.C_Invoice_ID)));
+    assert.deepEqual(again, [notDue.id], 'only the invoice no run has paid yet');
+    // Once its payment is reversed, an invoice can be selected again.
+    await ok('PUT', `/api/v1/models/c_payment/${Number(idOf(after[1]!.C_Payment_ID))}`, { 'doc-action': 'RC' });
+    assert.equal((await books.invoice(other.id)).IsPaid, false);
+    await runOk('c_payselection_createfrom', { ...record(next.id), C_BPartner_ID: SEED_FARM });
+    assert.ok((await linesOf(next.id)).some((l) => Number(idOf(l.C_Invoice_ID)) === other.id));
+  });
+
+  it('refuses to prepare an empty selection, to pay before preparing and to change a processed one; nothing is written', async () => {
+    const sel = await selection();
+    const empty = await run('c_payselection_createpayment', record(sel.id));
+    assert.ok(empty.status === 400 || empty.body.isError === true, empty.text);
+    assert.match(empty.text, /no lines/);
+    const early = await run('c_payselection_payment', record(sel.id));
+    assert.ok(early.status === 400 || early.body.isError === true, early.text);
+    assert.match(early.text, /not prepared/);
+    await vendorInvoice(PATIO, TERM.immediate, 11);
+    await runOk('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: PATIO });
+    await runOk('c_payselection_createpayment', { ...record(sel.id), PaymentRule: 'S' });
+    const lines = await linesOf(sel.id);
+    const again = await run('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: PATIO });
+    assert.ok(again.status === 400 || again.body.isError === true, again.text);
+    assert.match(again.text, /processed/);
+    const change = await call('PUT', `/api/v1/models/c_payselectionline/${lines[0]!.id}`, { PayAmt: 1 });
+    assert.equal(change.status, 400, change.text);
+    assert.equal(Number((await ok('GET', `/api/v1/models/c_payselectionline/${lines[0]!.id}`)).PayAmt), Number(lines[0]!.PayAmt));
+    const wrong = await run('c_payselection_createfrom', { 'record-id': 100, 'model-name': 'c_bankaccount' });
+    assert.ok(wrong.status === 400 || wrong.body.isError === true, wrong.text);
+    assert.match(wrong.text, /payment selection/);
+  });
+
+  it('a role without access to the processes cannot run them, and the System client cannot reach the selection', async () => {
+    const sel = await selection();
+    const denied = await run('c_payselection_createfrom', record(sel.id), f.ws);
+    assert.equal(denied.status, 403, denied.text);
+    assert.equal((await linesOf(sel.id)).length, 0);
+  });
+});
