@@ -109,3 +109,69 @@ export async function addPaySelectionSeed(tx: Tx, now = new Date().toISOString()
     now,
   );
 }
+
+/**
+ * Dunning: the demo's dunning (C_Dunning 100, Default) with its first level (101, Dun all due
+ * invoices) and a second notice 30 days after due with a fee, the standard customers' group
+ * dunned by it; the processes Create Dunning Run, Print Dunning Letters (159) and Process Dunning
+ * Run.
+ */
+export async function addDunningSeed(tx: Tx, now = new Date().toISOString()): Promise<void> {
+  const { dict } = readSeed();
+  const skip = { skipExisting: true };
+  await insertSeedRows(
+    tx,
+    seedTable(dict, 'C_Dunning'),
+    [{ C_Dunning_ID: 100, AD_Client_ID: DEMO_CLIENT, AD_Org_ID: 0, Name: 'Default', Description: 'Reminders of overdue invoices', IsDefault: 'Y', SendDunningLetter: 'Y', CreateLevelsSequentially: 'N' }],
+    now,
+    skip,
+  );
+  const level = (id: number, name: string, printName: string, daysAfterDue: number, daysBetween: number, fee: number, note: string): SeedRow => ({
+    C_DunningLevel_ID: id, AD_Client_ID: DEMO_CLIENT, AD_Org_ID: 0, C_Dunning_ID: 100, Name: name, PrintName: printName, Note: note, DaysAfterDue: daysAfterDue,
+    DaysBetweenDunning: daysBetween, ChargeFee: fee > 0 ? 'Y' : 'N', FeeAmt: fee, ChargeInterest: 'N', InterestPercent: 0, IsShowAllDue: 'N', IsShowNotDue: 'N',
+    IsStatement: 'N', IsSetCreditStop: 'N', IsSetPaymentTerm: 'N',
+  });
+  await insertSeedRows(
+    tx,
+    seedTable(dict, 'C_DunningLevel'),
+    [
+      level(101, 'Dun all due invoices', 'Payment Reminder', 0, 7, 0, 'Please pay the following due invoices.'),
+      level(1102020, 'Second notice', 'Second Notice', 30, 14, 10, 'These invoices are over 30 days late: pay within 7 days.'),
+    ],
+    now,
+    skip,
+  );
+  await tx.query(`UPDATE c_bp_group SET c_dunning_id = 100 WHERE c_bp_group_id = 103 AND c_dunning_id IS NULL`);
+  await addProcesses(
+    tx,
+    [
+      {
+        id: 1102011, value: 'C_DunningRun_Create', name: 'Create Dunning Run', classname: 'org.compiere.process.DunningRunCreate',
+        description: "Select the overdue invoices of the run's dunning levels, one entry per business partner",
+        params: [
+          [1102120, 'IncludeInDispute', 'Include Disputed', YES_NO, null, 'N'],
+          [1102121, 'OnlySOTrx', 'Only Sales Invoices', YES_NO, null, 'Y'],
+          [1102122, 'IsAllCurrencies', 'All Currencies', YES_NO, null, 'N'],
+          [1102123, 'C_Currency_ID', 'Currency', TABLE_DIRECT],
+          [1102124, 'SalesRep_ID', 'Sales Representative', 18, 190],
+          [1102125, 'C_BPartner_ID', 'Business Partner', SEARCH],
+          [1102126, 'C_BP_Group_ID', 'Business Partner Group', TABLE_DIRECT],
+        ],
+      },
+      {
+        id: 159, value: 'C_DunningRun_Print', name: 'Print Dunning Letters', classname: 'org.compiere.process.DunningPrint', isReport: true,
+        description: 'The dunning letters of a dunning run, one per business partner',
+        params: [
+          [1102130, 'PrintUnprocessedOnly', 'Print Unprocessed Entries Only', YES_NO, null, 'N'],
+          [1102131, 'IsOnlyIfBPBalance', 'Only If BP has Balance', YES_NO, null, 'N'],
+        ],
+      },
+      {
+        id: 1102012, value: 'C_DunningRun_Process', name: 'Process Dunning Run', classname: 'dictum.process.DunningRunProcess',
+        description: 'Mark the dunning run processed: its invoices take the dunning level they were dunned at',
+        params: [],
+      },
+    ],
+    now,
+  );
+}

@@ -24,7 +24,7 @@ import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
-import { addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
+import { addDunningSeed, addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
 
 export interface Migration {
   version: number;
@@ -383,6 +383,13 @@ export const migrations: Migration[] = [
     name: 'payment selections: the processes Create From Invoices (156), Prepare Payment (155) and Payment Print/Export with their parameters and access',
     async up(tx) {
       await addPaySelectionSeed(tx);
+    },
+  },
+  {
+    version: 132,
+    name: 'dunning: the demo dunning (100) with its levels (101 and a second notice with a fee), standard customers dunned by it; the processes Create Dunning Run, Print Dunning Letters (159) and Process Dunning Run',
+    async up(tx) {
+      await addDunningSeed(tx);
     },
   },
 ];

@@ -3,7 +3,8 @@ import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { insertRecord } from '../../records/write/persist.js';
 import { nowTimestamp } from '../row-values.js';
 import { add, toText, ZERO, type Decimal } from '../decimal.js';
-import { flag, selectionOf, textParam } from './selection.js';
+import { flag, textParam } from '../process-record.js';
+import { selectionOf } from './selection.js';
 
 interface SelectedLine {
   c_payselectionline_id: number;

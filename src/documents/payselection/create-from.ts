@@ -5,7 +5,8 @@ import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { insertRecord } from '../../records/write/persist.js';
 import { add, compare, sub, toText, ZERO, type Decimal } from '../decimal.js';
 import { INSTALLMENTS_SQL, TERM_DISCOUNT_SQL } from '../payschedule/due-dates.js';
-import { flag, idParam, refreshSelectionTotal, selectionOf, textParam } from './selection.js';
+import { flag, idParam, textParam } from '../process-record.js';
+import { refreshSelectionTotal, selectionOf } from './selection.js';
 
 interface InstallmentRow {
   c_invoice_id: number;

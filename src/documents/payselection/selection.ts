@@ -1,10 +1,8 @@
-import { assertWritableRow } from '../../access/access.js';
 import type { Queryable } from '../../db/types.js';
-import { badRequest } from '../../errors.js';
 import type { Row } from '../../events/model-events.js';
 import type { ProcessCall } from '../../processes/runner.js';
-import { loadForWrite } from '../../records/write/persist.js';
-import { createWriteContext, type WriteContext } from '../../records/write/write-context.js';
+import type { WriteContext } from '../../records/write/write-context.js';
+import { processRecordOf } from '../process-record.js';
 
 export interface SelectionRun {
   wc: WriteContext;
@@ -12,36 +10,10 @@ export interface SelectionRun {
   id: number;
 }
 
-/**
- * The payment selection a process runs on (its record), locked and writable by the caller; 400
- * when the process runs on something else.
- */
+/** The payment selection a process runs on (its record), locked and writable by the caller. */
 export async function selectionOf(c: ProcessCall): Promise<SelectionRun> {
-  const dict = c.s.dictionary.current;
-  const table = dict.byName.get('c_payselection')!;
-  if (!c.record || c.record.table !== table) throw badRequest('Invalid parameter', `${c.def.name} runs on a payment selection (record-id with model-name c_payselection)`);
-  const wc = createWriteContext(dict, c.auth, c.tx, c.s.events);
-  const selection = await loadForWrite(wc, table, String(c.record.id));
-  assertWritableRow(c.auth, table, Number(selection.ad_client_id), Number(selection.ad_org_id), 'update');
-  return { wc, selection, id: c.record.id };
-}
-
-/** A Yes/No parameter, else its default. */
-export function flag(c: ProcessCall, name: string, otherwise: boolean): boolean {
-  const v = c.param(name)?.value;
-  return typeof v === 'boolean' ? v : typeof v === 'string' ? v === 'Y' || v === 'true' : otherwise;
-}
-
-/** An id parameter, or null. */
-export function idParam(c: ProcessCall, name: string): number | null {
-  const v = c.param(name)?.value;
-  return typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : null;
-}
-
-/** A text parameter (a list value), or null. */
-export function textParam(c: ProcessCall, name: string): string | null {
-  const v = c.param(name)?.value;
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+  const { wc, row, id } = await processRecordOf(c, 'c_payselection', 'a payment selection');
+  return { wc, selection: row, id };
 }
 
 /** The selection's total follows its active lines' pay amounts (the original's line after-save). */

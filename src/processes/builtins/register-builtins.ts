@@ -10,7 +10,7 @@ import { importBPartners } from './import-bpartners.js';
 import { roleAccessUpdate } from './role-access-update.js';
 import { registerSystemProcesses } from './system-processes.js';
 import { periodControlStatus, periodStatus } from './period-status.js';
-import { registerPayrunProcesses } from '../../documents/payselection/register-processes.js';
+import { registerPayrunProcesses } from '../../documents/payrun-processes.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {

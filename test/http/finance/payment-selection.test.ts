@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
+import { processCalls } from './process-calls.js';
 import { documentCalls, idOf, q, today } from '../documents/document-helpers.js';
 import { ACCOUNT, booksHelpers, round2 } from '../documents/books-helpers.js';
 
@@ -27,13 +28,7 @@ describe('payment selections: due vendor invoices paid in a run', () => {
       C_InvoiceLine: [{ M_Product_ID: 128, QtyEntered: 2, PriceEntered: price, PriceActual: price, C_Tax_ID: 104 }],
       'doc-action': 'CO',
     });
-  const run = (slug: string, body: Record<string, unknown>, token = f.admin) => call('POST', `/api/v1/processes/${slug}`, body, token);
-  const runOk = async (slug: string, body: Record<string, unknown>) => {
-    const r = await run(slug, body);
-    assert.equal(r.status, 200, r.text);
-    assert.equal(r.body.isError, false, r.body.summary);
-    return r.body;
-  };
+  const { run, runOk } = processCalls(() => ({ server: f.server, token: f.admin }));
   const selection = () => ok('POST', '/api/v1/models/c_payselection', { Name: `Run ${Date.now()}`, C_BankAccount_ID: HQ_CHECKING, PayDate: today(), TotalAmt: 0 });
   const linesOf = async (id: number) =>
     (await ok('GET', `/api/v1/models/c_payselectionline?$filter=${q(`C_PaySelection_ID eq ${id}`)}&$orderby=Line`)).records as Record<string, any>[];
