@@ -5,6 +5,7 @@ import { paySelectionPayments } from './payselection/pay-checks.js';
 import { dunningRunCreate } from './dunning/run-create.js';
 import { dunningPrint } from './dunning/dunning-print.js';
 import { dunningRunProcess } from './dunning/run-process.js';
+import { openItemsReport } from './payschedule/open-items.js';
 
 /** The processes of payment runs and dunning, by their class keys (AD_Process.Classname). */
 export function registerPayrunProcesses(impls: ProcessImplementations): void {
@@ -14,4 +15,5 @@ export function registerPayrunProcesses(impls: ProcessImplementations): void {
   impls.register('org.compiere.process.DunningRunCreate', dunningRunCreate);
   impls.register('org.compiere.process.DunningPrint', dunningPrint);
   impls.register('dictum.process.DunningRunProcess', dunningRunProcess);
+  impls.register('dictum.report.OpenItems', openItemsReport);
 }

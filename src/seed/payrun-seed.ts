@@ -74,6 +74,26 @@ export async function addPaymentScheduleSeed(tx: Tx, now = new Date().toISOStrin
   await tx.query(`UPDATE c_paymentterm SET isvalid = 'Y' WHERE c_paymentterm_id = 108`);
 }
 
+/** The Open Items report: open installments of invoices with their due dates (the original's RV_OpenItem). */
+export async function addOpenItemsSeed(tx: Tx, now = new Date().toISOString()): Promise<void> {
+  await addProcesses(
+    tx,
+    [
+      {
+        id: 1102013, value: 'RV_OpenItem', name: 'Open Items', classname: 'dictum.report.OpenItems', isReport: true,
+        description: 'Open installments of invoices with their due dates and discounts',
+        params: [
+          [1102140, 'IsSOTrx', 'Sales Transaction', YES_NO],
+          [1102141, 'C_BPartner_ID', 'Business Partner', SEARCH],
+          [1102142, 'DateAcct', 'Statement Date', DATE],
+          [1102143, 'OnlyDue', 'Only Due', YES_NO, null, 'N'],
+        ],
+      },
+    ],
+    now,
+  );
+}
+
 /** Payment selections: Create From Invoices (156), Prepare Payment (155) and Payment Print/Export, which makes the payments. */
 export async function addPaySelectionSeed(tx: Tx, now = new Date().toISOString()): Promise<void> {
   await addProcesses(

@@ -24,7 +24,7 @@ import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
-import { addDunningSeed, addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
+import { addDunningSeed, addOpenItemsSeed, addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
 
 export interface Migration {
   version: number;
@@ -390,6 +390,13 @@ export const migrations: Migration[] = [
     name: 'dunning: the demo dunning (100) with its levels (101 and a second notice with a fee), standard customers dunned by it; the processes Create Dunning Run, Print Dunning Letters (159) and Process Dunning Run',
     async up(tx) {
       await addDunningSeed(tx);
+    },
+  },
+  {
+    version: 133,
+    name: 'the Open Items report (RV_OpenItem): open installments of invoices with their due dates, days due and discounts',
+    async up(tx) {
+      await addOpenItemsSeed(tx);
     },
   },
 ];

@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { systemLogin } from '../../helpers/login.js';
 import { documentCalls, idOf, q } from '../documents/document-helpers.js';
+import { csvRows } from '../../helpers/files.js';
+import { processCalls } from './process-calls.js';
 
 const VENDOR = 114;
 const AP_INVOICE = 123;
@@ -21,6 +23,14 @@ describe('payment schedules and installments of invoices', () => {
       C_InvoiceLine: [{ M_Product_ID: 128, QtyEntered: 3, PriceEntered: 33.37, PriceActual: 33.37, C_Tax_ID: 104 }],
       ...extra,
     });
+  const { run, runOk } = processCalls(() => ({ server: f.server, token: f.admin }));
+  /** Rows of the Open Items report (CSV) of a partner, by column label. */
+  const openItems = async (body: Record<string, unknown>) => {
+    const out = await runOk('rv_openitem', { ...body, 'report-type': 'CSV' });
+    const rows = csvRows(Buffer.from(out.exportFile ?? out.reportFile, 'base64'));
+    const header = rows[0]!;
+    return rows.slice(1).filter((r) => r.length === header.length && /^\d/.test(r[header.indexOf('Document No')] ?? '')).map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]!])));
+  };
   const installments = async (invoice: number) =>
     (await ok('GET', `/api/v1/models/c_invoicepayschedule?$filter=${q(`C_Invoice_ID eq ${invoice}`)}&$orderby=DueDate`)).records as Record<string, any>[];
 
@@ -82,5 +92,34 @@ describe('payment schedules and installments of invoices', () => {
     assert.ok(list.status === 403 || (list.status === 200 && list.body.records.length === 0), `${list.status} ${list.text}`);
     const byId = await call('GET', `/api/v1/models/c_invoicepayschedule/${one!.id}`, undefined, system);
     assert.ok(byId.status === 403 || byId.status === 404, `${byId.status} ${byId.text}`);
+  });
+
+  it('the Open Items report lists each open installment with its due date and days due; a fixed due date falls on the term day of a later month', async () => {
+    // Days of the current month (its period is open), and the months after it.
+    const month = new Date().toISOString().slice(0, 7);
+    const later = (months: number) => {
+      const d = new Date(Date.parse(`${month}-15T00:00:00Z`));
+      d.setUTCMonth(d.getUTCMonth() + months);
+      return d.toISOString().slice(0, 10);
+    };
+    const date = `${month}-05`;
+    const statement = `${month}-28`;
+    const halves = await vendorInvoice({ C_PaymentTerm_ID: TERM_50_50, PaymentRule: 'P', DateInvoiced: date, DateAcct: date, 'doc-action': 'CO' });
+    const fixed = await ok('POST', '/api/v1/models/c_paymentterm', {
+      Value: `F${Date.now()}`, Name: '15th of next month', NetDays: 0, IsDueFixed: true, FixMonthDay: 15, FixMonthCutoff: 10, FixMonthOffset: 1, PaymentTermUsage: 'B',
+    });
+    const early = await vendorInvoice({ C_PaymentTerm_ID: fixed.id, PaymentRule: 'S', DateInvoiced: date, DateAcct: date, 'doc-action': 'CO' });
+    const late = await vendorInvoice({ C_PaymentTerm_ID: fixed.id, PaymentRule: 'S', DateInvoiced: `${month}-20`, DateAcct: `${month}-20`, 'doc-action': 'CO' });
+    const rows = await openItems({ C_BPartner_ID: VENDOR, IsSOTrx: false, DateAcct: statement });
+    const of = (no: string) => rows.filter((r) => r['Document No'] === no);
+    assert.deepEqual(of(halves.DocumentNo).map((r) => [r['Due Date'], Number(r['Days Due'])]), [[date, 23], [addDays(date, 30), 23 - 30]]);
+    const half = Number(of(halves.DocumentNo)[0]!['Open Amount'].replace(/,/g, ''));
+    assert.equal(half, Math.round((Number(halves.GrandTotal) / 2) * 100) / 100);
+    assert.deepEqual(of(early.DocumentNo).map((r) => r['Due Date']), [later(1)], 'before the cut-off day: the 15th of the next month');
+    assert.deepEqual(of(late.DocumentNo).map((r) => r['Due Date']), [later(2)], 'after the cut-off day: one month later');
+    const due = await openItems({ C_BPartner_ID: VENDOR, IsSOTrx: false, DateAcct: statement, OnlyDue: true });
+    assert.ok(due.some((r) => r['Document No'] === halves.DocumentNo) && !due.some((r) => r['Document No'] === early.DocumentNo));
+    const denied = await run('rv_openitem', { 'report-type': 'CSV' }, f.ws);
+    assert.equal(denied.status, 403, denied.text);
   });
 });

@@ -16,15 +16,15 @@ describe('payment selections: due vendor invoices paid in a run', () => {
   const at = () => ({ server: f.server, token: f.admin });
   const { call, ok } = documentCalls(at);
   const books = booksHelpers(at);
-  const vendorInvoice = (partner: number, term: number, price: number) =>
+  const vendorInvoice = (partner: number, term: number, price: number, date = today()) =>
     ok('POST', '/api/v1/models/c_invoice', {
       C_BPartner_ID: partner,
       C_DocTypeTarget_ID: AP_INVOICE,
       IsSOTrx: false,
       C_PaymentTerm_ID: term,
       PaymentRule: 'P',
-      DateInvoiced: today(),
-      DateAcct: today(),
+      DateInvoiced: date,
+      DateAcct: date,
       C_InvoiceLine: [{ M_Product_ID: 128, QtyEntered: 2, PriceEntered: price, PriceActual: price, C_Tax_ID: 104 }],
       'doc-action': 'CO',
     });
@@ -141,5 +141,21 @@ describe('payment selections: due vendor invoices paid in a run', () => {
     const denied = await run('c_payselection_createfrom', record(sel.id), f.ws);
     assert.equal(denied.status, 403, denied.text);
     assert.equal((await linesOf(sel.id)).length, 0);
+  });
+
+  it('the second discount of a term applies after the first one has passed, while its own days last', async () => {
+    const term = await ok('POST', '/api/v1/models/c_paymentterm', {
+      Value: `D${Date.now()}`, Name: '3% 5 days, 1% 20 days, net 60', NetDays: 60, Discount: 3, DiscountDays: 5, Discount2: 1, DiscountDays2: 20, GraceDays: 0, PaymentTermUsage: 'B',
+    });
+    const tenDaysAgo = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+    const fresh = await vendorInvoice(SEED_FARM, term.id, 70);
+    const older = await vendorInvoice(SEED_FARM, term.id, 80, tenDaysAgo);
+    const tooOld = await vendorInvoice(SEED_FARM, term.id, 90, new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10));
+    const sel = await selection();
+    await runOk('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: SEED_FARM, OnlyDue: false, OnlyDiscount: true });
+    const lines = new Map((await linesOf(sel.id)).map((l) => [Number(idOf(l.C_Invoice_ID)), l]));
+    assert.equal(Number(lines.get(fresh.id)!.DiscountAmt), round2(Number(fresh.GrandTotal) * 0.03));
+    assert.equal(Number(lines.get(older.id)!.DiscountAmt), round2(Number(older.GrandTotal) * 0.01));
+    assert.ok(!lines.has(tooOld.id), 'no discount left: not selected with OnlyDiscount');
   });
 });
