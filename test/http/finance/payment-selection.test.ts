@@ -100,6 +100,9 @@ describe('payment selections: due vendor invoices paid in a run', () => {
     const allocs = (await ok('GET', `/api/v1/models/c_allocationline?$filter=${q(`C_Payment_ID eq ${patioPayment}`)}`)).records as Record<string, any>[];
     assert.equal(allocs.length, 3);
     assert.equal(round2(allocs.reduce((n, l) => n + Number(l.DiscountAmt), 0)), -expectedDiscount);
+    const allocation = await books.byAccount('c_allocationhdr', Number(idOf(allocs[0]!.C_AllocationHdr_ID)), [PATIO]);
+    assert.equal(allocation[ACCOUNT.discountRevenue], -expectedDiscount, 'the discount is payment discount revenue');
+    assert.equal(allocation[ACCOUNT.paymentSelection], -Number(after[0]!.PayAmt), 'payment selection is cleared by what was paid');
 
     // Invoices paid by a selection whose payment stands are not selected again (as the original: the 50/50 one neither).
     const next = await selection();
