@@ -42,3 +42,6 @@ export function textParam(c: ProcessCall, name: string): string | null {
   const v = c.param(name)?.value;
   return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
 }
+
+/** A stored date or timestamp as YYYY-MM-DD, whether the driver gives text or a Date. */
+export const dayText = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v ?? '')).slice(0, 10);

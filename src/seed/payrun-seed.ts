@@ -6,8 +6,8 @@ import { deterministicUuid } from './deterministic-uuid.js';
 type SeedRow = Record<string, unknown>;
 
 const DEMO_CLIENT = 11;
-/** Demo roles that run the payment and dunning processes: GardenWorld Admin and GardenWorld User. */
-const PROCESS_ROLES = [102, 103];
+/** The demo role that runs the payment and dunning processes: GardenWorld Admin (the accounting of the demo company). */
+const PROCESS_ROLES = [102];
 
 const LIST = 17;
 const TABLE_DIRECT = 19;

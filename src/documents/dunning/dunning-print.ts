@@ -1,7 +1,7 @@
 import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { renderReport } from '../../reports/render-report.js';
 import { buildReport, type CellValue, type ReportColumn } from '../../reports/report-model.js';
-import { flag } from '../process-record.js';
+import { dayText, flag } from '../process-record.js';
 import { dunningRunOf } from './dunning-run.js';
 
 const COLUMNS: ReportColumn[] = [
@@ -38,7 +38,7 @@ export async function dunningPrint(c: ProcessCall): Promise<ProcessOutcome> {
   );
   const data = buildReport({
     title: c.def.name,
-    subtitle: `Dunning date: ${String(run.dunningdate).slice(0, 10)}${run.description ? `; ${String(run.description)}` : ''}`,
+    subtitle: `Dunning date: ${dayText(run.dunningdate)}${run.description ? `; ${String(run.description)}` : ''}`,
     columns: COLUMNS,
     rows: rows.map((r) => COLUMNS.map((col) => r[col.name.toLowerCase()] ?? null)),
     groupBy: 'Letter',

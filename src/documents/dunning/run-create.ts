@@ -4,7 +4,7 @@ import { badRequest } from '../../errors.js';
 import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { insertRecord } from '../../records/write/persist.js';
 import { INSTALLMENTS_SQL } from '../payschedule/due-dates.js';
-import { flag, idParam } from '../process-record.js';
+import { dayText, flag, idParam } from '../process-record.js';
 import { dunningRunOf, refreshEntries } from './dunning-run.js';
 
 interface Level {
@@ -36,7 +36,7 @@ interface OverdueRow {
  * they are due at the run's date, how often a processed run dunned them and how many days ago.
  */
 function overdueSql(c: ProcessCall, run: Record<string, unknown>, currency: number, sql: SqlBuilder): string {
-  const date = `${sql.param(String(run.dunningdate).slice(0, 10))}::date`;
+  const date = `${sql.param(dayText(run.dunningdate))}::date`;
   const invoice = c.s.dictionary.current.byName.get('c_invoice')!;
   const where = [
     `i.ad_client_id = ${sql.param(c.auth.clientId)}`,

@@ -3,7 +3,7 @@ import { SqlBuilder } from '../../db/sql.js';
 import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { renderReport } from '../../reports/render-report.js';
 import { buildReport, type CellValue, type ReportColumn } from '../../reports/report-model.js';
-import { flag, idParam } from '../process-record.js';
+import { dayText, flag, idParam } from '../process-record.js';
 import { INSTALLMENTS_SQL } from './due-dates.js';
 
 const COLUMNS: ReportColumn[] = [
@@ -29,7 +29,7 @@ export async function openItemsReport(c: ProcessCall): Promise<ProcessOutcome> {
   const invoice = c.s.dictionary.current.byName.get('c_invoice')!;
   const sql = new SqlBuilder();
   const at = c.param('DateAcct')?.value;
-  const statementDate = typeof at === 'string' ? at.slice(0, 10) : new Date().toISOString().slice(0, 10);
+  const statementDate = typeof at === 'string' ? dayText(at) : new Date().toISOString().slice(0, 10);
   const date = `${sql.param(statementDate)}::date`;
   const where = [`i.ad_client_id = ${sql.param(c.auth.clientId)}`, `i.docstatus IN ('CO', 'CL')`, `i.isactive = 'Y'`, readPredicate(c.auth, invoice, 'i', sql), 'x.openamt <> 0'];
   const sales = c.param('IsSOTrx')?.value;

@@ -5,7 +5,7 @@ import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { insertRecord } from '../../records/write/persist.js';
 import { add, compare, sub, toText, ZERO, type Decimal } from '../decimal.js';
 import { INSTALLMENTS_SQL, TERM_DISCOUNT_SQL } from '../payschedule/due-dates.js';
-import { flag, idParam, textParam } from '../process-record.js';
+import { dayText, flag, idParam, textParam } from '../process-record.js';
 import { refreshSelectionTotal, selectionOf } from './selection.js';
 
 interface InstallmentRow {
@@ -48,9 +48,9 @@ export async function paySelectionCreateFrom(c: ProcessCall): Promise<ProcessOut
   const group = idParam(c, 'C_BP_Group_ID');
   const invoice = c.s.dictionary.current.byName.get('c_invoice')!;
   const sql = new SqlBuilder();
-  const payDate = `${sql.param(String(selection.paydate).slice(0, 10))}::date`;
+  const payDate = `${sql.param(dayText(selection.paydate))}::date`;
   const due = c.param('DueDate')?.value;
-  const dueDate = typeof due === 'string' ? `${sql.param(due.slice(0, 10))}::date` : payDate;
+  const dueDate = typeof due === 'string' ? `${sql.param(dayText(due))}::date` : payDate;
   const where = [
     `i.ad_client_id = ${sql.param(c.auth.clientId)}`,
     `i.docstatus IN ('CO', 'CL')`,
