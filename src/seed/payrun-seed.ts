@@ -94,8 +94,14 @@ export async function addOpenItemsSeed(tx: Tx, now = new Date().toISOString()): 
   );
 }
 
-/** Payment selections: Create From Invoices (156), Prepare Payment (155) and Payment Print/Export, which makes the payments. */
+/**
+ * Payment selections: Create From Invoices (156), Prepare Payment (155) and Payment Print/Export,
+ * which makes the payments. A new selection is named by the time it is made and totals zero, as the
+ * original's (its Name default was the original's Oracle query, which PostgreSQL cannot run).
+ */
 export async function addPaySelectionSeed(tx: Tx, now = new Date().toISOString()): Promise<void> {
+  await tx.query(`UPDATE ad_column SET defaultvalue = $2 WHERE ad_column_id = $1`, [5506, "@SQL=SELECT to_char(now(), 'YYYY-MM-DD HH24:MI:SS')"]);
+  await tx.query(`UPDATE ad_column SET defaultvalue = '0' WHERE ad_column_id = 5511 AND defaultvalue IS NULL`);
   await addProcesses(
     tx,
     [

@@ -161,4 +161,27 @@ describe('payment selections: due vendor invoices paid in a run', () => {
     assert.equal(Number(lines.get(older.id)!.DiscountAmt), round2(Number(older.GrandTotal) * 0.01));
     assert.ok(!lines.has(tooOld.id), 'no discount left: not selected with OnlyDiscount');
   });
+
+  it('a selection made with only its bank account gets a name and today as pay date; direct debit collects due customer invoices as receipts', async () => {
+    const minimal = await call('POST', '/api/v1/models/c_payselection', { C_BankAccount_ID: HQ_CHECKING });
+    assert.equal(minimal.status, 201, minimal.text);
+    assert.ok(minimal.body.Name && String(minimal.body.PayDate).slice(0, 10) === today() && Number(minimal.body.TotalAmt) === 0, minimal.text);
+    const customer = await ok('POST', '/api/v1/models/c_invoice', {
+      C_BPartner_ID: 117, C_DocTypeTarget_ID: 116, IsSOTrx: true, C_PaymentTerm_ID: TERM.immediate, PaymentRule: 'D',
+      C_InvoiceLine: [{ M_Product_ID: 128, QtyEntered: 1, PriceEntered: 45, PriceActual: 45, C_Tax_ID: 104 }],
+      'doc-action': 'CO',
+    });
+    const sel = await selection();
+    await runOk('c_payselection_createfrom', { ...record(sel.id), PaymentRule: 'D', C_BPartner_ID: 117 });
+    const lines = await linesOf(sel.id);
+    assert.deepEqual(lines.map((l) => [Number(idOf(l.C_Invoice_ID)), l.IsSOTrx, Number(l.PayAmt)]), [[customer.id, true, Number(customer.GrandTotal)]]);
+    await runOk('c_payselection_createpayment', record(sel.id));
+    await runOk('c_payselection_payment', record(sel.id));
+    const [check] = (await ok('GET', `/api/v1/models/c_payselectioncheck?$filter=${q(`C_PaySelection_ID eq ${sel.id}`)}`)).records as Record<string, any>[];
+    const receipt = await books.payment(Number(idOf(check!.C_Payment_ID)));
+    assert.equal(receipt.IsReceipt, true);
+    assert.equal(idOf(receipt.TenderType), 'D');
+    assert.equal((await books.invoice(customer.id)).IsPaid, true);
+    await books.byAccount('c_payment', receipt.id, [117]);
+  });
 });
