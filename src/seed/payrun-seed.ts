@@ -127,6 +127,11 @@ export async function addPaySelectionSeed(tx: Tx, now = new Date().toISOString()
         ],
       },
       {
+        id: 200136, value: 'C_PaySelection_ReversePreparePayment', name: 'Reverse Prepare Payment', classname: 'org.compiere.process.PaySelectionCheckReverse',
+        description: 'Delete the prepared payments of a selection that has no payments yet, and open it again',
+        params: [],
+      },
+      {
         id: 1102010, value: 'C_PaySelection_Payment', name: 'Payment Print/Export', classname: 'dictum.process.PaySelectionPayments',
         description: 'Create and complete the prepared payments of a payment selection, allocated to their invoices',
         params: [],

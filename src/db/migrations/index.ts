@@ -380,7 +380,7 @@ export const migrations: Migration[] = [
   },
   {
     version: 131,
-    name: 'payment selections: the processes Create From Invoices (156), Prepare Payment (155) and Payment Print/Export with their parameters and access',
+    name: 'payment selections: the processes Create From Invoices (156), Prepare Payment (155), Reverse Prepare Payment (200136) and Payment Print/Export with their parameters and access; a new selection is named by its time and totals zero',
     async up(tx) {
       await addPaySelectionSeed(tx);
     },

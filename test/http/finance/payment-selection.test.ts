@@ -127,6 +127,12 @@ describe('payment selections: due vendor invoices paid in a run', () => {
     await vendorInvoice(PATIO, TERM.immediate, 11);
     await runOk('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: PATIO });
     await runOk('c_payselection_createpayment', { ...record(sel.id), PaymentRule: 'S' });
+    // Reverse Prepare Payment opens the selection again until its payments are made.
+    const reversed = await runOk('c_payselection_reversepreparepayment', record(sel.id));
+    assert.match(reversed.summary, /#1/);
+    assert.equal((await ok('GET', `/api/v1/models/c_payselection/${sel.id}`)).Processed, false);
+    assert.ok((await linesOf(sel.id)).every((l) => l.Processed === false && !l.C_PaySelectionCheck_ID));
+    await runOk('c_payselection_createpayment', { ...record(sel.id), PaymentRule: 'S' });
     const lines = await linesOf(sel.id);
     const again = await run('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: PATIO });
     assert.ok(again.status === 400 || again.body.isError === true, again.text);
@@ -134,6 +140,11 @@ describe('payment selections: due vendor invoices paid in a run', () => {
     const change = await call('PUT', `/api/v1/models/c_payselectionline/${lines[0]!.id}`, { PayAmt: 1 });
     assert.equal(change.status, 400, change.text);
     assert.equal(Number((await ok('GET', `/api/v1/models/c_payselectionline/${lines[0]!.id}`)).PayAmt), Number(lines[0]!.PayAmt));
+    await runOk('c_payselection_payment', record(sel.id));
+    const late = await run('c_payselection_reversepreparepayment', record(sel.id));
+    assert.equal(late.body.isError, true, late.text);
+    assert.match(late.text, /made already/);
+    assert.equal((await ok('GET', `/api/v1/models/c_payselection/${sel.id}`)).Processed, true);
     const wrong = await run('c_payselection_createfrom', { 'record-id': 100, 'model-name': 'c_bankaccount' });
     assert.ok(wrong.status === 400 || wrong.body.isError === true, wrong.text);
     assert.match(wrong.text, /payment selection/);
