@@ -4,6 +4,7 @@ import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { processCalls } from './process-calls.js';
 import { documentCalls, idOf, q, today } from '../documents/document-helpers.js';
 import { ACCOUNT, booksHelpers, round2 } from '../documents/books-helpers.js';
+import type { ModelEvent } from '../../../src/events/model-events.js';
 
 const PATIO = 121;
 const SEED_FARM = 120;
@@ -194,5 +195,27 @@ describe('payment selections: due vendor invoices paid in a run', () => {
     assert.equal(idOf(receipt.TenderType), 'D');
     assert.equal((await books.invoice(customer.id)).IsPaid, true);
     await books.byAccount('c_payment', receipt.id, [117]);
+  });
+
+  it('the payments of a run complete through the document engine: subscribers see their complete (DACO) as for any payment', async () => {
+    const seen: [string, number, unknown][] = [];
+    for (const table of ['c_payment', 'c_allocationhdr']) {
+      f.server.services.events.on('after-complete', table, (e: ModelEvent) => {
+        seen.push([table, Number(e.row[`${table}_id`]), e.row.docstatus]);
+      });
+    }
+    const wood = 50000;
+    const a = await vendorInvoice(wood, TERM.immediate, 12);
+    const b = await vendorInvoice(wood, TERM.immediate, 13);
+    const sel = await selection();
+    await runOk('c_payselection_createfrom', { ...record(sel.id), C_BPartner_ID: wood });
+    await runOk('c_payselection_createpayment', { ...record(sel.id), PaymentRule: 'T' });
+    await runOk('c_payselection_payment', record(sel.id));
+    const [check] = (await ok('GET', `/api/v1/models/c_payselectioncheck?$filter=${q(`C_PaySelection_ID eq ${sel.id}`)}`)).records as Record<string, any>[];
+    const paymentId = Number(idOf(check!.C_Payment_ID));
+    assert.deepEqual(seen.filter(([t]) => t === 'c_payment'), [['c_payment', paymentId, 'CO']]);
+    assert.equal(seen.filter(([t]) => t === 'c_allocationhdr').length, 1, 'one allocation of the two invoices');
+    assert.equal(idOf((await books.payment(paymentId)).TenderType), 'A', 'direct deposit');
+    for (const inv of [a, b]) assert.equal((await books.invoice(inv.id)).IsPaid, true);
   });
 });
