@@ -6,12 +6,15 @@ import { insertRecord } from '../../records/write/persist.js';
 import { INSTALLMENTS_SQL } from '../payschedule/due-dates.js';
 import { dayText, flag, idParam } from '../process-record.js';
 import { dunningRunOf, refreshEntries } from './dunning-run.js';
+import { add, div, mul, toText, ZERO, type Decimal } from '../decimal.js';
 
 interface Level {
   c_dunninglevel_id: number;
   daysafterdue: string;
   daysbetweendunning: number;
   chargefee: string;
+  chargeinterest: string;
+  interestpercent: string | null;
   feeamt: string | null;
   isshowalldue: string;
   isshownotdue: string;
@@ -66,6 +69,16 @@ function overdueSql(c: ProcessCall, run: Record<string, unknown>, currency: numb
     ORDER BY i.c_bpartner_id, x.duedate, i.c_invoice_id`;
 }
 
+/**
+ * Interest of an overdue item at a level that charges it: the yearly InterestPercent of its open
+ * amount for the days it is due (simple interest, 365 days a year), to the cent. The original keeps
+ * the column and computes nothing.
+ */
+export function interestOf(level: Pick<Level, 'chargeinterest' | 'interestpercent'>, item: Pick<OverdueRow, 'openamt' | 'daysdue'>): Decimal {
+  if (level.chargeinterest !== 'Y' || !level.interestpercent || item.daysdue <= 0) return ZERO;
+  return div(mul(mul(item.openamt, level.interestpercent), item.daysdue), 36500, 2);
+}
+
 /** The level an item is dunned at: of the levels it is due long enough for, the one with the most days after due. */
 function levelFor(levels: readonly Level[], r: OverdueRow): Level | null {
   let chosen: Level | null = null;
@@ -94,7 +107,7 @@ export async function dunningRunCreate(c: ProcessCall): Promise<ProcessOutcome> 
   const currency = idParam(c, 'C_Currency_ID') ?? Number(schema[0]?.c_currency_id);
   const salesRep = idParam(c, 'SalesRep_ID') ?? c.auth.userId;
   const { rows: levels } = await c.tx.query<Level>(
-    `SELECT c_dunninglevel_id, daysafterdue::text AS daysafterdue, daysbetweendunning, chargefee, feeamt::text AS feeamt, isshowalldue, isshownotdue
+    `SELECT c_dunninglevel_id, daysafterdue::text AS daysafterdue, daysbetweendunning, chargefee, feeamt::text AS feeamt, chargeinterest, interestpercent::text AS interestpercent, isshowalldue, isshownotdue
        FROM c_dunninglevel WHERE c_dunning_id = $1 AND isactive = 'Y' AND ($2::bigint IS NULL OR c_dunninglevel_id = $2) ORDER BY daysafterdue, c_dunninglevel_id`,
     [run.c_dunning_id, run.c_dunninglevel_id ?? null],
   );
@@ -134,10 +147,11 @@ export async function dunningRunCreate(c: ProcessCall): Promise<ProcessOutcome> 
           InterestAmt: 0, TotalAmt: level.feeamt, DaysDue: 0, TimesDunned: 0, IsInDispute: false });
       }
     }
+    const interest = interestOf(level, r);
     await insertRecord(wc, lineTable, {
       C_DunningRunEntry_ID: entryId, AD_Org_ID: Number(r.ad_org_id), C_Invoice_ID: Number(r.c_invoice_id),
       ...(r.c_invoicepayschedule_id ? { C_InvoicePaySchedule_ID: Number(r.c_invoicepayschedule_id) } : {}),
-      Amt: r.grandtotal, OpenAmt: r.openamt, ConvertedAmt: r.openamt, FeeAmt: 0, InterestAmt: 0, TotalAmt: r.openamt,
+      Amt: r.grandtotal, OpenAmt: r.openamt, ConvertedAmt: r.openamt, FeeAmt: 0, InterestAmt: toText(interest), TotalAmt: toText(add(r.openamt, interest)),
       DaysDue: r.daysdue, TimesDunned: r.timesdunned, IsInDispute: r.isindispute === 'Y',
     });
   }

@@ -124,4 +124,26 @@ describe('dunning runs: overdue invoices per level, letters and processing', () 
     }
     assert.deepEqual(await entriesOf(dr.id), []);
   });
+
+  it("a partner's own dunning wins over its group's; a level that charges interest adds it per overdue item", async () => {
+    const dunning = await ok('POST', '/api/v1/models/c_dunning', { Name: `Interest ${Date.now()}`, SendDunningLetter: true, CreateLevelsSequentially: false, IsDefault: false });
+    const level = await ok('POST', '/api/v1/models/c_dunninglevel', {
+      C_Dunning_ID: dunning.id, Name: 'With interest', PrintName: 'Interest notice', DaysAfterDue: 0, DaysBetweenDunning: 0, ChargeFee: false,
+      ChargeInterest: true, InterestPercent: 36.5, IsShowAllDue: false, IsShowNotDue: false, IsStatement: false, IsSetCreditStop: false, IsSetPaymentTerm: false,
+    });
+    await ok('PUT', `/api/v1/models/c_bpartner/${JOE}`, { C_Dunning_ID: dunning.id });
+    const late = await invoice(JOE, TERM.immediate, daysAgo(20), 100);
+    const dr = await ok('POST', '/api/v1/models/c_dunningrun', { C_Dunning_ID: dunning.id, DunningDate: today() });
+    await runOk('c_dunningrun_create', { ...record(dr.id), C_BPartner_ID: JOE });
+    const [entry] = await entriesOf(dr.id);
+    assert.equal(Number(idOf(entry!.C_DunningLevel_ID)), level.id);
+    const [line] = await linesOf(entry!.id);
+    const interest = Math.round(Number(late.GrandTotal) * 0.02 * 100) / 100;
+    assert.deepEqual([Number(idOf(line!.C_Invoice_ID)), line!.DaysDue, Number(line!.InterestAmt)], [late.id, 20, interest]);
+    assert.equal(Number(entry!.Amt), Math.round((Number(late.GrandTotal) + interest) * 100) / 100);
+    // Under the group's dunning the partner is no longer dunned.
+    const group = await dunningRun();
+    await runOk('c_dunningrun_create', { ...record(group.id), C_BPartner_ID: JOE });
+    assert.deepEqual(await entriesOf(group.id), []);
+  });
 });
