@@ -14,23 +14,28 @@ const SCHEDULED_RULES = new Set(['P', 'D']);
  */
 export async function applyPaymentTerm(wc: WriteContext, invoice: Row): Promise<void> {
   const invoiceId = Number(invoice.c_invoice_id);
-  await wc.tx.query('DELETE FROM c_invoicepayschedule WHERE c_invoice_id = $1', [invoiceId]);
-  const { rows } = await wc.tx.query<Row>(
-    `SELECT s.c_payschedule_id AS id, s.percentage, s.discount, s.netdays, s.discountdays, pt.isvalid AS termvalid,
-            (SELECT c.stdprecision FROM c_currency c WHERE c.c_currency_id = i.c_currency_id) AS precision
-       FROM c_invoice i JOIN c_paymentterm pt ON pt.c_paymentterm_id = i.c_paymentterm_id
-       JOIN c_payschedule s ON s.c_paymentterm_id = pt.c_paymentterm_id AND s.isactive = 'Y'
-      WHERE i.c_invoice_id = $1 ORDER BY s.netdays, s.c_payschedule_id`,
+  // One statement in the common case (a term without schedule and no installments yet).
+  const { rows } = await wc.tx.query<{ had: boolean; termvalid: string | null; precision: number | null; schedule: unknown }>(
+    `SELECT EXISTS (SELECT 1 FROM c_invoicepayschedule x WHERE x.c_invoice_id = i.c_invoice_id) AS had, pt.isvalid AS termvalid,
+            (SELECT c.stdprecision FROM c_currency c WHERE c.c_currency_id = i.c_currency_id) AS precision,
+            (SELECT json_agg(json_build_object('id', s.c_payschedule_id, 'percentage', s.percentage::text, 'discount', s.discount::text, 'netDays', s.netdays,
+                     'discountDays', s.discountdays) ORDER BY s.netdays, s.c_payschedule_id)
+               FROM c_payschedule s WHERE s.c_paymentterm_id = pt.c_paymentterm_id AND s.isactive = 'Y') AS schedule
+       FROM c_invoice i LEFT JOIN c_paymentterm pt ON pt.c_paymentterm_id = i.c_paymentterm_id WHERE i.c_invoice_id = $1`,
     [invoiceId],
+    { name: 'doc_invoice_payschedule' },
   );
-  const applies = rows.length > 0 && rows[0]!.termvalid === 'Y' && SCHEDULED_RULES.has(String(invoice.paymentrule)) && Number(invoice.grandtotal) !== 0;
+  const r = rows[0];
+  const raw = r?.schedule ?? null;
+  const schedule = ((typeof raw === 'string' ? JSON.parse(raw) : raw) ?? []) as ScheduleRow[];
+  if (r?.had) await wc.tx.query('DELETE FROM c_invoicepayschedule WHERE c_invoice_id = $1', [invoiceId]);
+  const applies = schedule.length > 0 && r?.termvalid === 'Y' && SCHEDULED_RULES.has(String(invoice.paymentrule)) && Number(invoice.grandtotal) !== 0;
   if (!applies) {
-    await wc.tx.query(`UPDATE c_invoice SET ispayschedulevalid = 'N' WHERE c_invoice_id = $1 AND ispayschedulevalid <> 'N'`, [invoiceId]);
+    if (invoice.ispayschedulevalid !== 'N') await wc.tx.query(`UPDATE c_invoice SET ispayschedulevalid = 'N' WHERE c_invoice_id = $1`, [invoiceId]);
     return;
   }
-  const schedule: ScheduleRow[] = rows.map((r) => ({ id: Number(r.id), percentage: r.percentage as string, discount: r.discount as string, netDays: Number(r.netdays), discountDays: Number(r.discountdays) }));
   const now = nowTimestamp();
-  for (const inst of splitInstallments(invoice.grandtotal as string, Number(rows[0]!.precision ?? 2), schedule)) {
+  for (const inst of splitInstallments(invoice.grandtotal as string, Number(r?.precision ?? 2), schedule)) {
     const id = await wc.ids.next(wc.tx, 'C_InvoicePaySchedule');
     await wc.tx.query(
       `INSERT INTO c_invoicepayschedule (c_invoicepayschedule_id, c_invoicepayschedule_uu, ad_client_id, ad_org_id, c_invoice_id, c_payschedule_id,
