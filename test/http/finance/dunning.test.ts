@@ -118,9 +118,11 @@ describe('dunning runs: overdue invoices per level, letters and processing', () 
 
   it('a role without access to the processes cannot run them', async () => {
     const dr = await dunningRun();
-    for (const slug of ['c_dunningrun_create', 'c_dunningrun_print', 'c_dunningrun_process']) {
-      const denied = await run(slug, record(dr.id), f.ws);
-      assert.equal(denied.status, 403, `${slug}: ${denied.text}`);
+    for (const token of [f.ws, f.user]) {
+      for (const slug of ['c_dunningrun_create', 'c_dunningrun_print', 'c_dunningrun_process']) {
+        const denied = await run(slug, record(dr.id), token);
+        assert.equal(denied.status, 403, `${slug}: ${denied.text}`);
+      }
     }
     assert.deepEqual(await entriesOf(dr.id), []);
   });

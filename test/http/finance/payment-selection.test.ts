@@ -153,8 +153,12 @@ describe('payment selections: due vendor invoices paid in a run', () => {
 
   it('a role without access to the processes cannot run them, and the System client cannot reach the selection', async () => {
     const sel = await selection();
-    const denied = await run('c_payselection_createfrom', record(sel.id), f.ws);
-    assert.equal(denied.status, 403, denied.text);
+    for (const token of [f.ws, f.user]) {
+      for (const slug of ['c_payselection_createfrom', 'c_payselection_createpayment', 'c_payselection_payment', 'c_payselection_reversepreparepayment']) {
+        const denied = await run(slug, record(sel.id), token);
+        assert.equal(denied.status, 403, `${slug}: ${denied.text}`);
+      }
+    }
     assert.equal((await linesOf(sel.id)).length, 0);
   });
 
@@ -217,5 +221,20 @@ describe('payment selections: due vendor invoices paid in a run', () => {
     assert.equal(seen.filter(([t]) => t === 'c_allocationhdr').length, 1, 'one allocation of the two invoices');
     assert.equal(idOf((await books.payment(paymentId)).TenderType), 'A', 'direct deposit');
     for (const inv of [a, b]) assert.equal((await books.invoice(inv.id)).IsPaid, true);
+  });
+
+  it('a line added by hand keeps its difference and the total of its selection', async () => {
+    const inv = await vendorInvoice(PATIO, TERM.net30, 21);
+    const sel = await selection();
+    const line = await ok('POST', '/api/v1/models/c_payselectionline', {
+      C_PaySelection_ID: sel.id, Line: 10, C_Invoice_ID: inv.id, IsManual: true, IsSOTrx: false, PaymentRule: 'S',
+      OpenAmt: Number(inv.GrandTotal), PayAmt: 10, DiscountAmt: 0, WriteOffAmt: 0, DifferenceAmt: 0,
+    });
+    assert.equal(Number(line.DifferenceAmt), round2(Number(inv.GrandTotal) - 10));
+    assert.equal(Number((await ok('GET', `/api/v1/models/c_payselection/${sel.id}`)).TotalAmt), 10);
+    await ok('PUT', `/api/v1/models/c_payselectionline/${line.id}`, { PayAmt: 15 });
+    assert.equal(Number((await ok('GET', `/api/v1/models/c_payselection/${sel.id}`)).TotalAmt), 15);
+    await ok('DELETE', `/api/v1/models/c_payselectionline/${line.id}`);
+    assert.equal(Number((await ok('GET', `/api/v1/models/c_payselection/${sel.id}`)).TotalAmt), 0);
   });
 });
