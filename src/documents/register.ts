@@ -12,6 +12,7 @@ import { allocationDocument } from './engine/allocation-document.js';
 import { invoiceFromOrder, invoiceLineFromSource } from './invoice-rules.js';
 import { allocationBeforeNew, allocationLineBeforeNew, paymentBeforeNew } from './payment-rules.js';
 import { addPeriodControls } from './engine/period.js';
+import { registerPayrunRules } from './payrun-rules.js';
 import { nowTimestamp } from './row-values.js';
 import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js';
 import { chargePaymentBeforeSave } from './charge-rules.js';
@@ -71,6 +72,7 @@ export function registerDocumentRules(events: ModelEvents): void {
   }
   // A new period gets a control per document base type, never opened (as the original's period after-save).
   events.on('after-new', 'c_period', (e: ModelEvent) => addPeriodControls(e.tx, [Number(e.row.c_period_id)], 'N', e.auth.userId, nowTimestamp()));
+  registerPayrunRules(events);
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
   registerGlJournals(events, documentDefaults);
 }

@@ -29,6 +29,7 @@ import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
 import { addFinancialStatements } from '../../seed/financial-statements.js';
 import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
 import { QUEUE_CONTROL_SCHEMA } from '../../queue/queue-control.js';
+import { addDunningSeed, addOpenItemsSeed, addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
 
 export interface Migration {
   version: number;
@@ -408,6 +409,34 @@ export const migrations: Migration[] = [
     name: 'period end: unrealized gain and loss accounts of the schema defaults, retained earnings of the schema GL accounts (with the demo accounts), the revaluation and year-end close processes',
     async up(tx) {
       await addPeriodEndSeed(tx);
+    },
+  },
+  {
+    version: 130,
+    name: 'payment schedules: the demo 50/50 payment term (108) gets its two installments; completed invoices get theirs (C_InvoicePaySchedule)',
+    async up(tx) {
+      await addPaymentScheduleSeed(tx);
+    },
+  },
+  {
+    version: 131,
+    name: 'payment selections: the processes Create From Invoices (156), Prepare Payment (155), Reverse Prepare Payment (200136) and Payment Print/Export with their parameters and access; a new selection is named by its time and totals zero',
+    async up(tx) {
+      await addPaySelectionSeed(tx);
+    },
+  },
+  {
+    version: 132,
+    name: 'dunning: the demo dunning (100) with its levels (101 and a second notice with a fee), standard customers dunned by it; the processes Create Dunning Run, Print Dunning Letters (159) and Process Dunning Run',
+    async up(tx) {
+      await addDunningSeed(tx);
+    },
+  },
+  {
+    version: 133,
+    name: 'the Open Items report (RV_OpenItem): open installments of invoices with their due dates, days due and discounts',
+    async up(tx) {
+      await addOpenItemsSeed(tx);
     },
   },
 ];

@@ -16,6 +16,7 @@ import { registerSystemProcesses } from './system-processes.js';
 import { periodControlStatus, periodStatus } from './period-status.js';
 import { invoiceRevaluation } from '../../documents/period-end/revaluation.js';
 import { yearEndClose } from '../../documents/period-end/year-end-close.js';
+import { registerPayrunProcesses } from '../../documents/payrun-processes.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {
@@ -35,4 +36,5 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('org.compiere.process.RoleAccessUpdate', roleAccessUpdate);
   impls.register('org.compiere.process.InvoiceNGL', invoiceRevaluation);
   impls.register('dictum.process.YearEndClose', yearEndClose);
+  registerPayrunProcesses(impls);
 }
