@@ -41,9 +41,17 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError(500, 'Internal Server Error', 'An unexpected error occurred; it has been logged');
 }
 
+/** A server error names the request's id, so that whoever reports it can point at its log lines. */
+export function namingRequest(err: ApiError, requestId: string): ApiError {
+  if (err.status < 500 || err.detail.includes(requestId)) return err;
+  const detail = err.detail ? `${err.detail} (request id ${requestId})` : `Request id ${requestId}`;
+  return new ApiError(err.status, err.title, detail, err.headers);
+}
+
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply.code(err.status).type('application/json; charset=utf-8').send(err.toBody());
+  const api = namingRequest(err, reply.request.id);
+  for (const [k, v] of Object.entries(api.headers)) reply.header(k, v);
+  return reply.code(api.status).type('application/json; charset=utf-8').send(api.toBody());
 }
 
 export function registerErrorHandlers(app: FastifyInstance, routes?: RouteMethods): void {
