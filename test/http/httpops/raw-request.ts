@@ -8,7 +8,7 @@ export interface RawAnswer {
 }
 
 /** One request through node:http, with exactly the headers given, its answer's bytes left as sent. */
-export function rawRequest(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
+export function rawRequest(url: string, method: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const req = http.request(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
