@@ -37,6 +37,7 @@ import { requestIdOf } from './http/request-id.js';
 import { logEveryRequest } from './http/access-log.js';
 import { allowCrossOrigin } from './http/cors.js';
 import { compressAnswers } from './http/compression.js';
+import { countRequests, metricsRoute } from './metrics/metrics-routes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -60,6 +61,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
     genReqId: requestIdOf,
   });
   logEveryRequest(app);
+  const metrics = countRequests(app, s);
   await allowCrossOrigin(app, s);
   await compressAnswers(app, s.config.compressThreshold);
   const methods = new RouteMethods();
@@ -72,6 +74,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   registerQueryParameterCheck(app, parameterIgnorer(s));
   await authRoutes(app, s);
   await healthRoutes(app, s);
+  await metricsRoute(app, s, metrics);
   await modelReadRoutes(app, s);
   await modelWriteRoutes(app, s);
   await batchRoutes(app, s);
