@@ -2,6 +2,9 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../../src/paths.js';
 
 /** The value of one series of a Prometheus text answer (null when absent). */
 function sample(text: string, series: string): number | null {
@@ -56,6 +59,18 @@ describe('metrics for this machine only (no METRICS_KEY)', () => {
     const pool = sample(text, 'dictum_db_pool_connections{state="max"}');
     if (server.services.db.kind === 'pg') assert.equal(pool, server.services.config.dbPoolSize);
     else assert.equal(pool, null, 'embedded PGlite has no pool');
+  });
+
+  it('exposes every metric the Grafana dashboard in docs/ queries', async () => {
+    const dashboard = JSON.parse(fs.readFileSync(path.join(projectRoot, 'docs', 'grafana-dashboard.json'), 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
+    const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => t.expr));
+    const names = new Set(exprs.flatMap((e) => e.match(/\b(?:dictum|nodejs|process)_[a-z0-9_]+/g) ?? []));
+    assert.ok(names.size >= 15, [...names].join(', '));
+    const text = (await server.request('GET', '/metrics')).text;
+    for (const name of names) {
+      const metric = name.replace(/_(bucket|count|sum)$/, '');
+      assert.match(text, new RegExp(`^# HELP ${metric} `, 'm'), `${name} is exposed`);
+    }
   });
 
   it('refuses a client on another machine', async () => {
