@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { RouteMethods } from './route-methods.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** Maps a database error to a client error where the input is at fault; never leaks SQL text. */
 function fromDatabaseError(e: { code?: string }): ApiError | null {
@@ -50,6 +51,8 @@ export function namingRequest(err: ApiError, requestId: string): ApiError {
 
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   const api = namingRequest(err, reply.request.id);
+  // Also here: errors the framework raises before routing skip the hook that sets it.
+  reply.header(REQUEST_ID_HEADER, reply.request.id);
   for (const [k, v] of Object.entries(api.headers)) reply.header(k, v);
   return reply.code(api.status).type('application/json; charset=utf-8').send(api.toBody());
 }

@@ -50,7 +50,7 @@ describe('request ids and the access log', () => {
     assert.equal((await server.request('GET', '/api/v1/health', { headers: { 'x-request-id': longest } })).headers.get('x-request-id'), longest);
   });
 
-  it('returns the id on errors too: not found, refused, bad JSON', async () => {
+  it('returns the id on errors too: not found, refused, bad JSON, a path that does not decode', async () => {
     const missing = await server.request('GET', '/api/v1/nothing-here', { headers: { 'x-request-id': 'e-404' } });
     assert.equal(missing.status, 404);
     assert.equal(missing.headers.get('x-request-id'), 'e-404');
@@ -60,6 +60,9 @@ describe('request ids and the access log', () => {
     const badJson = await server.request('POST', '/api/v1/auth/tokens', { raw: '{', headers: { 'x-request-id': 'e-400' } });
     assert.equal(badJson.status, 400);
     assert.equal(badJson.headers.get('x-request-id'), 'e-400');
+    const badPath = await server.request('GET', '/api/v1/models/c_bpartner/%FF%FE', { headers: { 'x-request-id': 'e-url' } });
+    assert.equal(badPath.status, 400);
+    assert.equal(badPath.headers.get('x-request-id'), 'e-url', 'an error raised before routing');
   });
 
   it('writes one info line per request: method, path without secrets, status, time, bytes, user, role, request id', async () => {
