@@ -46,6 +46,8 @@ export function logEveryRequest(app: FastifyInstance): void {
     done();
   });
   app.addHook('onResponse', (req, reply, done) => {
+    // Below info (benchmarks, LOG_LEVEL=warn) the line is not even put together.
+    if ((req.log as { isLevelEnabled?(level: string): boolean }).isLevelEnabled?.('info') === false) return done();
     const auth = req.auth as FastifyRequest['auth'] | undefined;
     req.log.info(
       {
