@@ -137,7 +137,16 @@ export function mapStackTraces(bundle) {
   const mapFile = `${bundle}.map`;
   if (!fs.existsSync(mapFile)) return false;
   let loaded = null;
-  const map = () => (loaded ??= readSourceMap(mapFile));
+  const map = () => {
+    if (loaded) return loaded;
+    try {
+      loaded = readSourceMap(mapFile);
+    } catch {
+      // A map that cannot be read (removed, damaged) leaves the bundle's own places, once and for all.
+      loaded = { find: () => null };
+    }
+    return loaded;
+  };
   Error.prepareStackTrace = (error, frames) => {
     let head;
     try {

@@ -69,6 +69,10 @@ describe('stack traces of the bundled service', () => {
     assert.match(stack, /^Error: n is 1\n/);
     assert.ok(stack.includes(`at failing (${path.join(src, 'failing.ts')}:3:10)`), stack);
     assert.ok(stack.includes(`${path.join(src, 'main.ts')}:2:`), stack);
+    fs.writeFileSync(`${out}.map`, '{"version":3,"sources":[],"mappings":"!!"}');
+    const damaged = spawnSync(process.execPath, ['--input-type=module', '-e', `import { runBundle } from ${JSON.stringify(loader)}; runBundle(${JSON.stringify(out)});`]);
+    assert.equal(damaged.status, 0, String(damaged.stderr));
+    assert.ok(String(damaged.stdout).includes(`at failing (${out}:`), `a damaged map leaves the bundle's places: ${damaged.stdout}`);
     fs.rmSync(`${out}.map`);
     const unmapped = String(spawnSync(process.execPath, ['--input-type=module', '-e', `import { runBundle } from ${JSON.stringify(loader)}; runBundle(${JSON.stringify(out)});`]).stdout);
     assert.ok(unmapped.includes(`at failing (${out}:`), `without a map the bundle's own places: ${unmapped}`);
