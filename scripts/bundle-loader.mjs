@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 import { reportCodeCache } from '../dist/src/start-signal.js';
+import { mapStackTraces } from './bundle-stack-traces.mjs';
 
 /**
  * The cache file of one build of the bundle, for this Node and these Node flags. V8 checks a cache
@@ -55,6 +56,7 @@ function writeCache(script, file, bundle) {
  * The outcome ('accepted', 'rejected' or 'absent') goes to the service's start-up log (src/start-signal.ts).
  */
 export function runBundle(bundle) {
+  mapStackTraces(bundle);
   const cacheFile = codeCacheFile(bundle);
   let cachedData;
   try {

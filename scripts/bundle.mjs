@@ -77,6 +77,10 @@ export function bundleService() {
     banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     // Strings, regular expressions and names are written in ASCII (escaped where they are not).
     charset: 'ascii',
+    // main.bundle.cjs.map, through tsc's maps back to src/: stack traces name the TypeScript
+    // sources (bundle-stack-traces.mjs). Without the sources' text: the files are beside it.
+    sourcemap: 'external',
+    sourcesContent: false,
   });
   keepSourceOneByte(bundleFile);
   return true;

@@ -33,6 +33,11 @@ import { clientErrors, frameworkErrors } from './http/framework-errors.js';
 import { RouteMethods } from './http/route-methods.js';
 import { BODY_LIMIT, limitPublicBodies, REQUEST_TIMEOUT_MS } from './http/limits.js';
 import { webhookRoutes } from './webhooks/register.js';
+import { requestIdOf } from './http/request-id.js';
+import { logEveryRequest } from './http/access-log.js';
+import { allowCrossOrigin } from './http/cors.js';
+import { compressAnswers } from './http/compression.js';
+import { countRequests, metricsRoute } from './metrics/metrics-routes.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -53,7 +58,12 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
     clientErrorHandler: clientErrors,
     logController: new LogController({ disableRequestLogging: s.config.logLevel !== 'debug' && s.config.logLevel !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 },
+    genReqId: requestIdOf,
   });
+  logEveryRequest(app);
+  const metrics = countRequests(app, s);
+  await allowCrossOrigin(app, s);
+  await compressAnswers(app, s.config.compressThreshold);
   const methods = new RouteMethods();
   methods.watch(app);
   limitPublicBodies(app);
@@ -64,6 +74,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   registerQueryParameterCheck(app, parameterIgnorer(s));
   await authRoutes(app, s);
   await healthRoutes(app, s);
+  await metricsRoute(app, s, metrics);
   await modelReadRoutes(app, s);
   await modelWriteRoutes(app, s);
   await batchRoutes(app, s);

@@ -33,6 +33,18 @@ export interface Config {
   taskTimeoutMs: number;
   /** How long the start waits for a PostgreSQL server that is not up yet (DICTUM_DB_WAIT_SECONDS), in ms. */
   dbWaitMs: number;
+  /** Origins whose pages may call the API (CORS_ORIGINS, comma separated; `*` for any). SysConfig REST_CORS_ORIGINS adds more. */
+  corsOrigins: string[];
+  /** Cross-origin requests may carry cookies and HTTP authentication (CORS_CREDENTIALS); off by default. */
+  corsCredentials: boolean;
+  /** How long a browser may keep a preflight answer, in seconds (CORS_MAX_AGE). */
+  corsMaxAge: number;
+  /** The key /metrics asks for (METRICS_KEY); empty: /metrics answers loopback clients only. */
+  metricsKey: string;
+  /** How long a stopping instance answers readiness 503 before it stops accepting requests (DICTUM_DRAIN_DELAY_MS). */
+  drainDelayMs: number;
+  /** Answers of a JSON or text type above this size are compressed when the client accepts it (DICTUM_COMPRESS_THRESHOLD). */
+  compressThreshold: number;
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -74,6 +86,34 @@ function nodeTiming(env: NodeJS.ProcessEnv): { nodeHeartbeatMs: number; nodeWind
   return { nodeHeartbeatMs, nodeWindowMs };
 }
 
+/** A comma-separated list of origins, each checked to be scheme://host[:port] (or `*`). */
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const list = (env[name] ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  for (const o of list) {
+    if (o !== '*' && !/^https?:\/\/[^/?#\s]+$/i.test(o)) throw new Error(`Configuration ${name} must list origins such as https://app.example.com (no path), got '${o}'`);
+  }
+  return list.map((o) => o.toLowerCase());
+}
+
+function bool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === 'false' || raw === '0' || raw === 'no') return false;
+  if (raw === 'true' || raw === '1' || raw === 'yes') return true;
+  throw new Error(`Configuration ${name} must be true or false, got '${env[name]}'`);
+}
+
+/** The options of the HTTP layer around the API: cross-origin calls, metrics, draining, compression. */
+function httpOptions(env: NodeJS.ProcessEnv) {
+  return {
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    corsCredentials: bool(env, 'CORS_CREDENTIALS'),
+    corsMaxAge: int(env, 'CORS_MAX_AGE', 600, 0, 86_400),
+    metricsKey: env.METRICS_KEY ?? '',
+    drainDelayMs: int(env, 'DICTUM_DRAIN_DELAY_MS', 0, 0, 600_000),
+    compressThreshold: int(env, 'DICTUM_COMPRESS_THRESHOLD', 1024, 0, 2 ** 31 - 1),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new Error(`Configuration LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -102,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logMaxBytes: int(env, 'DICTUM_LOG_MAX_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31 - 1),
     schedulerTickMs: int(env, 'DICTUM_SCHEDULER_TICK_MS', 1_000, 50, 60_000),
     dbWaitMs: int(env, 'DICTUM_DB_WAIT_SECONDS', 60, 0, 3600) * 1000,
+    ...httpOptions(env),
   };
 }

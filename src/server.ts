@@ -34,6 +34,7 @@ import { ServerRegistry } from './servers/server-registry.js';
 import { LogFiles } from './logs/log-files.js';
 import { registerTaskRules } from './tasks/task-rules.js';
 import { registerServers } from './servers/server-controls.js';
+import { Readiness } from './health/readiness.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -113,7 +114,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     for (const source of workflowCacheSources) caches.add(source);
     caches.add(identifiers.source());
     await caches.listen(db);
-    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles } as Services;
+    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles, readiness: new Readiness() } as Services;
     const schedulers = new SchedulerRunner(services, config.schedulerTickMs);
     services.schedulers = schedulers;
     services.servers = new ServerRegistry();
@@ -134,6 +135,9 @@ export async function startServer(config: Config, log: Logger = createLogger(con
       async close() {
         if (closed) return;
         closed = true;
+        // Readiness answers 503 from now on; the delay lets load balancers see it before the port closes.
+        services.readiness.drain();
+        if (config.drainDelayMs > 0) await new Promise((r) => setTimeout(r, config.drainDelayMs));
         await nodes.stop();
         await schedulers.stop();
         await app.close();

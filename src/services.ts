@@ -12,6 +12,7 @@ import type { CacheRegistry } from './cache/cache-registry.js';
 import type { SchedulerRunner } from './schedulers/scheduler-runner.js';
 import type { ServerRegistry } from './servers/server-registry.js';
 import type { LogFiles } from './logs/log-files.js';
+import type { Readiness } from './health/readiness.js';
 
 /** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
 export interface Services {
@@ -36,4 +37,6 @@ export interface Services {
   servers: ServerRegistry;
   /** This instance's log files; null when it writes none (DICTUM_LOG_DIR empty, commands other than serve). */
   logFiles: LogFiles | null;
+  /** Whether this instance takes new requests (not while it drains). */
+  readiness: Readiness;
 }

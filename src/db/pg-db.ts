@@ -204,6 +204,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
         set!.delete(onPayload);
       };
     },
+    poolStats: () => ({ max: pool.options.max, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       closed = true;
       if (listenClient) {

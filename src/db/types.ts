@@ -67,4 +67,14 @@ export interface Db extends Queryable {
   /** Subscribes to NOTIFY on a channel; returns the unsubscribe function. */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** How the connection pool is used, where there is one (PostgreSQL; embedded PGlite has a single connection). */
+  poolStats?(): PoolStats;
+}
+
+/** Connections of a pool: its bound, those open, those idle among them, and the callers waiting for one. */
+export interface PoolStats {
+  max: number;
+  total: number;
+  idle: number;
+  waiting: number;
 }

@@ -1,5 +1,6 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Services } from '../services.js';
+import { databaseReachable } from './readiness.js';
 
 export interface HealthAnswer {
   status: number;
@@ -39,10 +40,7 @@ export class HealthService {
     if (hit && Date.now() - hit.at < ttl) return hit.answer;
     let answer: HealthAnswer = { status: 200, body: { status: 'UP' } };
     if (withDb) {
-      const ok = await Promise.race([
-        this.s.db.query('SELECT 1').then(() => true, () => false),
-        new Promise<boolean>((r) => setTimeout(() => r(false), 5000).unref()),
-      ]);
+      const ok = await databaseReachable(this.s.db, 5000);
       answer = ok ? { status: 200, body: { status: 'UP', database: 'connected' } } : { status: 503, body: { status: 'DOWN', database: 'disconnected' } };
     }
     this.#cache.set(variant, { at: Date.now(), answer });

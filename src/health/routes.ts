@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { unauthorized } from '../errors.js';
 import type { Services } from '../services.js';
 import { HealthService } from './health.js';
+import { databaseReachable } from './readiness.js';
+
+/** The readiness check waits this long for the database before it calls the instance not ready. */
+const READY_DB_TIMEOUT_MS = 2_000;
 
 const truthy = (v: unknown): boolean => typeof v === 'string' && /^(true|y|yes|1)$/i.test(v);
 
@@ -16,5 +20,12 @@ export async function healthRoutes(app: FastifyInstance, s: Services): Promise<v
     if (!(await health.keyAccepted(q.key))) throw unauthorized('Unauthorized', 'A valid health monitoring key is required');
     const answer = await health.check(truthy(q.db));
     return reply.code(answer.status).send(answer.body);
+  });
+  // Readiness, for load balancers and orchestrators: 503 while the instance drains or cannot reach
+  // its database, so that no new request is sent to it. Never cached; holds no data, so public.
+  app.get('/api/v1/health/ready', { config: { public: true } }, async (_req, reply) => {
+    if (s.readiness.draining) return reply.code(503).send({ status: 'DOWN', draining: true });
+    const connected = await databaseReachable(s.db, READY_DB_TIMEOUT_MS);
+    return connected ? reply.send({ status: 'UP', database: 'connected' }) : reply.code(503).send({ status: 'DOWN', database: 'disconnected' });
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../errors.js';
 import type { RouteMethods } from './route-methods.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** Maps a database error to a client error where the input is at fault; never leaks SQL text. */
 function fromDatabaseError(e: { code?: string }): ApiError | null {
@@ -41,9 +42,19 @@ export function toApiError(err: unknown): ApiError {
   return new ApiError(500, 'Internal Server Error', 'An unexpected error occurred; it has been logged');
 }
 
+/** A server error names the request's id, so that whoever reports it can point at its log lines. */
+export function namingRequest(err: ApiError, requestId: string): ApiError {
+  if (err.status < 500 || err.detail.includes(requestId)) return err;
+  const detail = err.detail ? `${err.detail} (request id ${requestId})` : `Request id ${requestId}`;
+  return new ApiError(err.status, err.title, detail, err.headers);
+}
+
 export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
-  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-  return reply.code(err.status).type('application/json; charset=utf-8').send(err.toBody());
+  const api = namingRequest(err, reply.request.id);
+  // Also here: errors the framework raises before routing skip the hook that sets it.
+  reply.header(REQUEST_ID_HEADER, reply.request.id);
+  for (const [k, v] of Object.entries(api.headers)) reply.header(k, v);
+  return reply.code(api.status).type('application/json; charset=utf-8').send(api.toBody());
 }
 
 export function registerErrorHandlers(app: FastifyInstance, routes?: RouteMethods): void {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER } from '../http/request-id.js';
 import { ApiError } from '../errors.js';
 import type { NodeEntry } from './node-registry.js';
 
@@ -17,6 +18,8 @@ export async function forwardToNode(req: FastifyRequest, reply: FastifyReply, no
   const headers: Record<string, string> = { [FORWARDED_HEADER]: selfId };
   if (req.headers.authorization) headers.authorization = req.headers.authorization;
   if (req.headers.accept) headers.accept = req.headers.accept;
+  // The other node logs the request under the same id.
+  headers[REQUEST_ID_HEADER] = req.id;
   let body: string | undefined;
   if (req.body !== undefined && req.body !== null && req.method !== 'GET' && req.method !== 'HEAD') {
     body = JSON.stringify(req.body);

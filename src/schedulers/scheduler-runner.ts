@@ -80,6 +80,8 @@ export class SchedulerRunner {
   lastRun: Date | null = null;
   runs = 0;
   fired = 0;
+  /** Firings this instance claimed but could not queue (no supervisor role, a process that refuses the run). */
+  failed = 0;
   /** Told of each firing this instance queued, and of each that failed (the server's log). */
   report: (summary: string, reference: string, error: boolean) => void = () => undefined;
 
@@ -132,6 +134,7 @@ export class SchedulerRunner {
           this.report(`${sc.name}: run queued for ${due.toISOString()}`, `AD_Scheduler_ID=${sc.id}`, false);
         }
       } catch (err) {
+        this.failed++;
         this.#s.log.warn({ err, scheduler: sc.id }, 'scheduled run could not be queued');
         this.report(`${sc.name}: ${err instanceof Error ? err.message : String(err)}`, `AD_Scheduler_ID=${sc.id}`, true);
       }
@@ -152,6 +155,7 @@ export class SchedulerRunner {
       }
       return queued;
     } catch (err) {
+      this.failed++;
       this.report(`${sc.name}: ${err instanceof Error ? err.message : String(err)}`, `AD_Scheduler_ID=${sc.id}`, true);
       throw err;
     }

@@ -62,6 +62,8 @@ export class WebhookDispatcher {
   /** Every delivery this instance holds In Progress, by id. */
   readonly #held = new Map<number, Held>();
   readonly #outcomes: Recorded[] = [];
+  /** Attempts this instance made, by the delivery status they led to: Sent, Pending again (a retry) or Abandoned. */
+  readonly attempts: Record<'S' | 'P' | 'A', number> = { S: 0, P: 0, A: 0 };
   #abort = new AbortController();
   #workers = 0;
   #running = false;
@@ -234,8 +236,10 @@ export class WebhookDispatcher {
       ]).catch(() => [2000, 10]);
       const cut = (t: string | null): string | null => (t === null || logMax <= 0 ? null : t.slice(0, logMax));
       const at = this.#clock.now();
+      const result = attemptResult(outcome, d.attempts, maxRetries, this.#retry, this.#random, at);
+      this.attempts[result.status]++;
       this.#outcomes.push({
-        ...attemptResult(outcome, d.attempts, maxRetries, this.#retry, this.#random, at),
+        ...result,
         delivery: d,
         httpStatus: outcome.status,
         responseBody: cut(outcome.body),
