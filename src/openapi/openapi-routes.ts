@@ -8,6 +8,7 @@ import { projectRoot } from '../paths.js';
 import { tableFromPath } from '../records/http/table-from-path.js';
 import type { ReadContext } from '../records/read/read-context.js';
 import type { AuthContext } from '../auth/context.js';
+import type { Dictionary, Table } from '../dictionary/model.js';
 import type { Services } from '../services.js';
 import { loadViews, viewByName, visibleViews } from '../views/view-model.js';
 import { apiDocument, recordDocument } from './document.js';
@@ -35,12 +36,17 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
 
   // Public: it describes, it holds no data. Without a token it describes every active table (and
   // no REST view: those belong to a client); with a valid token, what the role may see.
-  app.get('/api/v1/openapi.json', { config: { public: true, tokenOptional: true } }, async (req) => {
+  // The public text is built once per dictionary: it is large (every table's operations) and
+  // anyone may ask for it.
+  const publicText = new WeakMap<Dictionary, string>();
+  app.get('/api/v1/openapi.json', { config: { public: true, tokenOptional: true } }, async (req, reply) => {
     const dict = s.dictionary.current;
     const auth = req.auth as AuthContext | undefined;
-    const tables = dict.tables.filter((t) => t.isActive && (!auth || tableAccessAllowed(auth.userLevel, t.accessLevel))).sort((a, b) => a.name.localeCompare(b.name));
-    const views = auth ? visibleViews(rcOf(req), await loadViews(rcOf(req))) : [];
-    return apiDocument(dict, routes, { tables, views }, VERSION);
+    const tables = (only: (t: Table) => boolean) => dict.tables.filter((t) => t.isActive && only(t)).sort((a, b) => a.name.localeCompare(b.name));
+    if (auth) return apiDocument(dict, routes, { tables: tables((t) => tableAccessAllowed(auth.userLevel, t.accessLevel)), views: visibleViews(rcOf(req), await loadViews(rcOf(req))) }, VERSION);
+    let text = publicText.get(dict);
+    if (text === undefined) publicText.set(dict, (text = JSON.stringify(apiDocument(dict, routes, { tables: tables(() => true), views: [] }, VERSION))));
+    return reply.type('application/json; charset=utf-8').send(text);
   });
 
   app.get<{ Params: { table: string } }>('/api/v1/models/:table/yaml', async (req, reply) => {
