@@ -159,6 +159,69 @@ describe('OpenAPI description of the API', () => {
     assert.deepEqual(Object.keys(chunk.requestBody.content), ['application/octet-stream']);
   });
 
+  it('declares the answers the operations give', async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(schema, `#/components/schemas/${name}`);
+    const templates = Object.keys(doc.paths).map((p) => ({ p, re: new RegExp(`^${p.replace(/[.$]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`), concrete: !p.includes('{') }));
+    /** The operation's declared JSON answer for the status, preferring a table's own path to the template. */
+    const declared = (method: string, url: string, status: number) => {
+      const bare = url.split('?')[0]!;
+      const t = templates.filter((x) => x.re.test(bare) && doc.paths[x.p]![method]).sort((a, b) => Number(b.concrete) - Number(a.concrete) || b.p.length - a.p.length)[0];
+      assert.ok(t, `${method} ${bare} is described`);
+      const r = resolve<{ content?: Record<string, { schema: unknown }> }>(doc.paths[t.p]![method]!.responses[String(status)]);
+      assert.ok(r, `${method} ${t.p} declares ${status}`);
+      return { path: t.p, schema: r.content?.['application/json']?.schema };
+    };
+    const slug = (await as(admin, 'GET', '/api/v1/processes')).body.processes[0].slug as string;
+    const calls: [string, string, unknown?][] = [
+      ['GET', '/api/v1/auth/jwk'],
+      ['GET', '/api/v1/health'],
+      ['GET', '/api/v1/models'],
+      ['GET', '/api/v1/models/c_bpartner?$top=2'],
+      ['GET', '/api/v1/models/c_order/102'],
+      ['GET', '/api/v1/models/c_order/102/DocumentNo'],
+      ['GET', '/api/v1/processes'],
+      ['GET', `/api/v1/processes/${slug}`],
+      ['GET', '/api/v1/processes/jobs'],
+      ['GET', '/api/v1/models/c_order/102/attachments'],
+      ['GET', '/api/v1/models/c_order/102/archives'],
+      ['GET', '/api/v1/models/c_order/102/print'],
+      ['GET', '/api/v1/uploads'],
+      ['GET', '/api/v1/workflow'],
+      ['GET', '/api/v1/infos'],
+      ['GET', '/api/v1/statuslines'],
+      ['GET', '/api/v1/charts/data'],
+      ['GET', '/api/v1/windows'],
+      ['GET', '/api/v1/windows/sales-order/tabs'],
+      ['GET', '/api/v1/windows/sales-order'],
+      ['GET', '/api/v1/windows/sales-order/102'],
+      ['GET', '/api/v1/forms'],
+      ['GET', '/api/v1/menutree/10'],
+      ['GET', '/api/v1/views'],
+      ['GET', '/api/v1/views/users'],
+      ['GET', '/api/v1/caches'],
+      ['DELETE', '/api/v1/caches'],
+      ['GET', '/api/v1/servers'],
+      ['GET', '/api/v1/auth/organizations?client=11&role=102'],
+      ['GET', '/api/v1/auth/warehouses?client=11&role=102&organization=11'],
+      ['PUT', '/api/v1/models/c_bpartner/118', { Description: 'checked against its schema' }],
+      ['POST', '/api/v1/models/c_bpartner', { Name: 'Schema Check', Value: 'SCHEMA-CHECK' }],
+      ['POST', '/api/v1/batch', [{ method: 'PUT', path: 'v1/models/c_bpartner/118', body: { Description: 'in a batch' } }]],
+    ];
+    const problems: string[] = [];
+    for (const [method, url, body] of calls) {
+      const r = await as(admin, method, url, body);
+      const { path, schema } = declared(method.toLowerCase(), url, r.status);
+      if (!schema) {
+        problems.push(`${method} ${url}: ${r.status} declares no JSON answer`);
+        continue;
+      }
+      const validate = ajv.compile(schema as object);
+      if (!validate(r.body)) problems.push(`${method} ${url} (${path}): ${JSON.stringify(validate.errors?.slice(0, 2))}`);
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('matches real responses', async () => {
     const list = await as(admin, 'GET', '/api/v1/models/c_bpartner?$top=5');
     check('Records', list.body);
