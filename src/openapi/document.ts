@@ -112,9 +112,10 @@ export function tableOperations(table: Table, schema: Schema, routes: RouteEntry
     const own: OperationFacts = {
       ...facts,
       summary: `${facts.summary}: ${table.label} (${name})`,
-      ...(facts.answer ? { answer: list ? recordsOf(record) : record } : {}),
+      // A delete answers its confirmation, not the record.
+      ...(facts.answer && r.method !== 'DELETE' ? { answer: list ? recordsOf(record) : record } : {}),
       ...(facts.body ? { body: record } : {}),
-      example: facts.body ? writeExample(schema) : facts.answer === OPERATIONS['DELETE /api/v1/models/:table/:id']!.answer ? facts.example : list ? { 'page-count': 1, 'records-size': 1, 'skip-records': 0, 'row-count': 1, 'array-count': 1, records: [sample] } : sample,
+      example: facts.body ? writeExample(schema) : r.method === 'DELETE' ? facts.example : list ? { 'page-count': 1, 'records-size': 1, 'skip-records': 0, 'row-count': 1, 'array-count': 1, records: [sample] } : sample,
     };
     const op = operation({ ...r, url: r.url.replace(':table', name) }, own);
     op.tags = [`models/${name}`];

@@ -219,6 +219,12 @@ describe('OpenAPI description of the API', () => {
       const validate = ajv.compile(schema as object);
       if (!validate(r.body)) problems.push(`${method} ${url} (${path}): ${JSON.stringify(validate.errors?.slice(0, 2))}`);
     }
+    const made = await as(admin, 'POST', '/api/v1/models/c_bpartner', { Name: 'Deleted Soon', Value: 'DELETED-SOON' });
+    const gone = await as(admin, 'DELETE', `/api/v1/models/c_bpartner/${String(made.body.id)}`);
+    const del = declared('delete', `/api/v1/models/c_bpartner/${String(made.body.id)}`, gone.status);
+    assert.equal(del.path, '/api/v1/models/c_bpartner/{id}');
+    assert.deepEqual(del.schema, { $ref: '#/components/schemas/Deleted' }, 'a delete answers its confirmation, not the record');
+    if (!ajv.compile(del.schema as object)(gone.body)) problems.push(`DELETE on the table's own path: ${JSON.stringify(gone.body)}`);
     assert.deepEqual(problems, []);
   });
 
