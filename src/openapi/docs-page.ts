@@ -27,7 +27,10 @@ const SCRIPT = `
   let refreshing = null;
   let ui = null;
 
-  const expiry = (token) => { try { return JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))).exp * 1000; } catch { return 0; } };
+  const claims = (token) => { try { return JSON.parse(atob(token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))); } catch { return {}; } };
+  const expiry = (token) => (claims(token).exp || 0) * 1000;
+  // Refresh 30 s before expiry, or after two thirds of a shorter life (no refresh loop).
+  const margin = (token) => { const c = claims(token); return Math.min(30000, Math.max(0, ((c.exp || 0) - (c.iat || 0)) * 1000) / 3); };
   const showError = (text) => { $('dictum-error').textContent = text || ''; };
   async function call(method, path, body, token) {
     const headers = { accept: 'application/json' };
@@ -49,12 +52,12 @@ const SCRIPT = `
   function schedule() {
     clearTimeout(timer);
     if (!pair) return;
-    const wait = Math.max(0, expiry(pair.token) - Date.now() - 30000);
+    const wait = Math.max(0, expiry(pair.token) - Date.now() - margin(pair.token));
     timer = setTimeout(() => { freshToken().catch(() => undefined); }, Math.min(wait, 2147483647));
   }
   async function freshToken() {
     if (!pair) return null;
-    if (expiry(pair.token) - Date.now() > 30000) return pair.token;
+    if (expiry(pair.token) - Date.now() > margin(pair.token)) return pair.token;
     if (!pair.refresh_token) { keep(null); render(); return null; }
     refreshing ??= call('POST', '/auth/refresh', { refresh_token: pair.refresh_token })
       .then((p) => { keep({ ...pair, token: p.token, refresh_token: p.refresh_token }); return p.token; })
