@@ -43,6 +43,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes reachable without a bearer token. */
     public?: boolean;
+    /** Public routes that use a valid bearer token when one is sent (and ignore an unusable one). */
+    tokenOptional?: boolean;
     /** Routes that also accept a presigned query (X-ID-SIGNATURE...) instead of a bearer token. */
     presignable?: boolean;
   }

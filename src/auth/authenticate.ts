@@ -24,8 +24,18 @@ export function bearerToken(req: FastifyRequest): string | null {
  * to the not-found handler.
  */
 export function authenticateHook(auth: AuthService) {
-  return async function authenticate(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
-    if (req.is404 || req.routeOptions.config?.public) return;
+  return async function authenticate(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    if (req.is404) return;
+    if (req.routeOptions.config?.public) {
+      // A public route that tells a logged-in caller more (the OpenAPI document) uses a valid token
+      // and answers as public to a missing, expired or unusable one.
+      if (req.routeOptions.config.tokenOptional && req.headers.authorization) await required(req, reply).catch(() => undefined);
+      return;
+    }
+    return required(req, reply);
+  };
+
+  async function required(req: FastifyRequest, _reply: FastifyReply): Promise<void> {
     // A presigned query is verified by the route itself, against the upload it names.
     if (req.routeOptions.config?.presignable && typeof (req.query as Record<string, unknown> | undefined)?.['X-ID-SIGNATURE'] === 'string') return;
     const token = bearerToken(req);
@@ -87,5 +97,5 @@ export function authenticateHook(auth: AuthService) {
           tableRules: cached.tableRules,
         }
       : await auth.contextOf(claims);
-  };
+  }
 }

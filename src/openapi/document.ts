@@ -1,19 +1,38 @@
 import type { Dictionary, Table } from '../dictionary/model.js';
 import type { RestView } from '../views/view-model.js';
+import { ANSWER_SCHEMAS, recordsOf, ref } from './answer-schemas.js';
 import { OPERATIONS, type OperationFacts } from './operations.js';
-import { commonSchemas, tableSchema, viewSchema, type Schema } from './record-schema.js';
+import { parameterObject, PATH_PARAMETERS, QUERY_PARAMETERS } from './parameters.js';
+import { tableSchema, viewSchema, type Schema } from './record-schema.js';
 import type { RouteEntry } from './route-catalogue.js';
 
-const ERROR_STATUSES: Record<number, string> = {
-  400: 'Bad request: invalid input or query option',
-  401: 'Missing, invalid or expired token',
-  403: 'The role may not do this',
-  404: 'No such resource',
-  409: 'Conflict with the current state (duplicate, referenced record)',
-  500: 'Unexpected failure',
+const ERROR_STATUSES: Record<number, [string, string]> = {
+  400: ['BadRequest', 'Bad request: invalid input or query option'],
+  401: ['Unauthorized', 'Missing, invalid or expired token'],
+  403: ['Forbidden', 'The role may not do this'],
+  404: ['NotFound', 'No such resource'],
+  409: ['Conflict', 'Conflict with the current state (duplicate, referenced record)'],
+  500: ['ServerError', 'Unexpected failure'],
 };
 
-const errorResponse = (description: string): Schema => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } } });
+/** The shared error answers (components/responses), each with the error body. */
+function errorResponses(): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  for (const [status, [name, description]] of Object.entries(ERROR_STATUSES)) {
+    out[name] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, example: { title: name.replace(/([a-z])([A-Z])/g, '$1 $2'), status: Number(status), detail: description } } } };
+  }
+  return out;
+}
+
+/** Parameters are shared (components/parameters), query ones under names the format allows (no `$`). */
+const queryKey = (name: string): string => (name.startsWith('$') ? `odata-${name.slice(1)}` : name).replace(/[^A-Za-z0-9._-]/g, '_');
+
+function queryComponents(): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  for (const name of Object.keys(QUERY_PARAMETERS)) out[queryKey(name)] = parameterObject(name, 'query');
+  for (const name of Object.keys(PATH_PARAMETERS)) out[`path-${name}`] = parameterObject(name, 'path');
+  return out;
+}
 
 /** `/api/v1/models/:table` -> `/api/v1/models/{table}` and the names of its path parameters (pure). */
 export function openApiPath(url: string): { path: string; params: string[] } {
@@ -25,30 +44,85 @@ export function openApiPath(url: string): { path: string; params: string[] } {
   return { path, params };
 }
 
+const BINARY = { type: 'string', format: 'binary' };
+const TEXT = { type: 'string' };
+const isText = (media: string): boolean => media.startsWith('text/') || media === 'application/yaml' || media === 'application/javascript';
+
+/** The success answer: JSON and binary media types, or none (a 201 or 302 without a body) (pure). */
+function successResponse(facts: OperationFacts | undefined): Schema {
+  const content: Record<string, Schema> = {};
+  if (facts?.answer) content['application/json'] = { schema: facts.answer, ...(facts.example !== undefined && !facts.body ? { example: facts.example } : {}) };
+  for (const media of facts?.binary ?? []) content[media] = { schema: isText(media) ? TEXT : BINARY, ...(isText(media) && !facts?.answer && facts?.example !== undefined ? { example: facts.example } : {}) };
+  if (facts?.status === 302) return { description: 'Redirect', headers: { Location: { schema: TEXT, example: facts.example } } };
+  const description = facts?.binary?.length ? `Success: ${facts.binary.join(', ')}${facts.answer ? ' (or JSON where the query asks for it)' : ''}` : 'Success';
+  return Object.keys(content).length ? { description, content } : { description };
+}
+
 /** One operation object from what the route says and what is known of it (pure). */
 export function operation(route: RouteEntry, facts: OperationFacts | undefined): Schema {
   const { params } = openApiPath(route.url);
-  const parameters: Schema[] = params.map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  for (const q of facts?.query ?? []) parameters.push({ name: q, in: 'query', required: false, schema: { type: 'string' } });
-  const status = facts?.status ?? 200;
-  const responses: Record<string, Schema> = {
-    [String(status)]: { description: 'Success', content: { [facts?.contentType ?? 'application/json']: { schema: facts?.response ?? { type: 'object', additionalProperties: true } } } },
-  };
+  const parameters: Schema[] = params.map((name) => (PATH_PARAMETERS[name] ? { $ref: `#/components/parameters/path-${name}` } : parameterObject(name, 'path')));
+  for (const q of route.queryParameters ?? facts?.query ?? []) parameters.push(QUERY_PARAMETERS[q] ? { $ref: `#/components/parameters/${queryKey(q)}` } : parameterObject(q, 'query'));
+  const responses: Record<string, Schema> = { [String(facts?.status ?? 200)]: successResponse(facts) };
   const errors = [400, 404, 500];
   if (!route.public) errors.push(401, 403);
   if (route.method !== 'GET') errors.push(409);
-  for (const e of errors.sort()) responses[String(e)] = errorResponse(ERROR_STATUSES[e]!);
+  for (const e of errors.sort()) responses[String(e)] = { $ref: `#/components/responses/${ERROR_STATUSES[e]![0]}` };
   const segment = route.url.split('/')[3] ?? 'api';
   const op: Schema = {
     tags: [segment],
     operationId: `${route.method.toLowerCase()}${route.url.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-    ...(facts?.summary ? { summary: facts.summary } : {}),
+    summary: facts?.summary ?? `${route.method} ${route.url}`,
+    ...(facts?.description ? { description: facts.description } : {}),
     parameters,
     responses,
     ...(route.public ? { security: [] } : {}),
   };
-  if (facts?.request) op.requestBody = { required: true, content: { 'application/json': { schema: facts.request } } };
+  if (facts?.body) {
+    const media = facts.bodyType ?? 'application/json';
+    op.requestBody = { required: true, content: { [media]: { schema: facts.body, ...(facts.example !== undefined ? { example: facts.example } : {}) } } };
+  }
   return op;
+}
+
+/** The record operations that get a path of their own per table, each naming the table's schema. */
+const TABLE_OPERATIONS = ['GET /api/v1/models/:table', 'POST /api/v1/models/:table', 'GET /api/v1/models/:table/:id', 'PUT /api/v1/models/:table/:id', 'DELETE /api/v1/models/:table/:id'];
+
+/** An example body for writing a record of a table: its Name, else Description, when it has one (pure). */
+function writeExample(schema: Schema): Record<string, unknown> {
+  const props = (schema.properties ?? {}) as Record<string, Schema>;
+  for (const name of ['Name', 'Description', 'Value']) if (props[name] && !props[name].readOnly) return { [name]: `Example ${name.toLowerCase()}` };
+  return {};
+}
+
+/**
+ * The record operations of one table under its own path (`/api/v1/models/c_order/{id}`), with
+ * the table's schema as body and answer, so that a generated client types them (pure).
+ */
+export function tableOperations(table: Table, schema: Schema, routes: RouteEntry[]): Record<string, Record<string, Schema>> {
+  const paths: Record<string, Record<string, Schema>> = {};
+  const name = table.modelName.toLowerCase();
+  const record = ref(table.name);
+  const sample = { id: 1000000, uid: '6f1d9c3e-0b1a-4c55-9d43-3c8e2d5f7a10', 'model-name': name };
+  for (const r of routes) {
+    const key = `${r.method} ${r.url}`;
+    if (!TABLE_OPERATIONS.includes(key) || (table.isView && r.method !== 'GET')) continue;
+    const facts = OPERATIONS[key]!;
+    const list = r.url.endsWith(':table') && r.method === 'GET';
+    const own: OperationFacts = {
+      ...facts,
+      summary: `${facts.summary}: ${table.label} (${name})`,
+      // A delete answers its confirmation, not the record.
+      ...(facts.answer && r.method !== 'DELETE' ? { answer: list ? recordsOf(record) : record } : {}),
+      ...(facts.body ? { body: record } : {}),
+      example: facts.body ? writeExample(schema) : r.method === 'DELETE' ? facts.example : list ? { 'page-count': 1, 'records-size': 1, 'skip-records': 0, 'row-count': 1, 'array-count': 1, records: [sample] } : sample,
+    };
+    const op = operation({ ...r, url: r.url.replace(':table', name) }, own);
+    op.tags = [`models/${name}`];
+    op.operationId = `${r.method.toLowerCase()}_${name}${r.url.endsWith(':id') ? '_by_id' : ''}`;
+    (paths[openApiPath(r.url.replace(':table', name)).path] ??= {})[r.method.toLowerCase()] = op;
+  }
+  return paths;
 }
 
 export interface DocumentScope {
@@ -66,22 +140,35 @@ export function recordSchemas(dict: Dictionary, scope: DocumentScope): Record<st
   return out;
 }
 
-/** The OpenAPI 3.1 document of the whole API: every registered route and the schemas the reader may see. */
-export function apiDocument(dict: Dictionary, routes: RouteEntry[], scope: DocumentScope, version: string): Schema {
+/**
+ * The OpenAPI 3.1 document of the whole API: every registered route, the schemas the reader may
+ * see and, with `perTable`, the record operations of each of those tables under its own path.
+ */
+export function apiDocument(dict: Dictionary, routes: RouteEntry[], scope: DocumentScope, version: string, perTable = true): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
   for (const r of routes) {
     const { path } = openApiPath(r.url);
     (paths[path] ??= {})[r.method.toLowerCase()] = operation(r, OPERATIONS[`${r.method} ${r.url}`]);
   }
+  const records = recordSchemas(dict, scope);
+  if (perTable) for (const t of scope.tables) Object.assign(paths, tableOperations(t, records[t.name]!, routes));
   return {
     openapi: '3.1.0',
-    info: { title: 'Dictum', version, description: 'ERP over REST and JSON, compatible with the iDempiere REST API. Schemas describe what the requesting role may see.' },
+    info: {
+      title: 'Dictum',
+      version,
+      description:
+        'ERP over REST and JSON, compatible with the iDempiere REST API. Log in with POST /api/v1/auth/tokens and send the token as `Authorization: Bearer <token>`. ' +
+        'Without a token this document describes every table; with one, the tables and views the role may see.',
+    },
     servers: [{ url: '/' }],
     security: [{ bearerAuth: [] }],
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas: { ...commonSchemas(), ...recordSchemas(dict, scope) },
+      schemas: { ...ANSWER_SCHEMAS, ...records },
+      parameters: queryComponents(),
+      responses: errorResponses(),
     },
   };
 }
@@ -93,7 +180,7 @@ export function apiDocument(dict: Dictionary, routes: RouteEntry[], scope: Docum
 export function recordDocument(dict: Dictionary, routes: RouteEntry[], base: 'models' | 'views', name: string, scope: DocumentScope, version: string): Schema {
   const prefix = `/api/v1/${base}/:${base === 'models' ? 'table' : 'view'}`;
   const mine = routes.filter((r) => (r.url === prefix || r.url.startsWith(`${prefix}/`)) && !r.url.endsWith('/yaml'));
-  const whole = apiDocument(dict, mine, scope, version);
+  const whole = apiDocument(dict, mine, scope, version, false);
   const schemaName = base === 'models' ? scope.tables[0]!.name : `view.${name}`;
   const paths: Record<string, unknown> = {};
   for (const [p, ops] of Object.entries(whole.paths as Record<string, Record<string, Schema>>)) {
@@ -101,7 +188,9 @@ export function recordDocument(dict: Dictionary, routes: RouteEntry[], base: 'mo
     const fixed: Record<string, Schema> = {};
     for (const [m, op] of Object.entries(ops)) {
       const o = JSON.parse(JSON.stringify(op).replaceAll('#/components/schemas/Record"', `#/components/schemas/${schemaName}"`)) as Schema;
-      o.parameters = (o.parameters as Schema[]).filter((x) => x.name !== (base === 'models' ? 'table' : 'view'));
+      const own = base === 'models' ? 'table' : 'view';
+      o.parameters = (o.parameters as Schema[]).filter((x) => x.name !== own && x.$ref !== `#/components/parameters/path-${own}`);
+      o.operationId = `${String(o.operationId)}_${name}`;
       fixed[m] = o;
     }
     paths[concrete] = fixed;

@@ -7,9 +7,12 @@ import { notFound } from '../errors.js';
 import { projectRoot } from '../paths.js';
 import { tableFromPath } from '../records/http/table-from-path.js';
 import type { ReadContext } from '../records/read/read-context.js';
+import type { AuthContext } from '../auth/context.js';
+import type { Dictionary, Table } from '../dictionary/model.js';
 import type { Services } from '../services.js';
 import { loadViews, viewByName, visibleViews } from '../views/view-model.js';
 import { apiDocument, recordDocument } from './document.js';
+import { DOCS_PAGE } from './docs-page.js';
 import type { RouteEntry } from './route-catalogue.js';
 
 /**
@@ -27,39 +30,23 @@ const VERSION = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json
 const uiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 const ASSETS: Record<string, string> = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'application/javascript; charset=utf-8', 'favicon-32x32.png': 'image/png' };
 
-/**
- * The documentation page: Swagger UI over /api/v1/openapi.json. The document describes what the
- * reader's role may see, so the page asks for a token first and sends it with every request.
- */
-const DOCS_PAGE = `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Dictum API</title>
-<link rel="stylesheet" href="docs/swagger-ui.css"><link rel="icon" href="docs/favicon-32x32.png"></head>
-<body>
-<form id="login" style="font-family:sans-serif;padding:1em;display:none">
-<label>Bearer token (from POST /api/v1/auth/tokens): <input id="token" size="60"></label> <button>Open</button></form>
-<div id="swagger-ui"></div>
-<script src="docs/swagger-ui-bundle.js"></script>
-<script>
-const form = document.getElementById('login');
-function open(token) {
-  SwaggerUIBundle({
-    url: 'openapi.json', dom_id: '#swagger-ui', persistAuthorization: true,
-    requestInterceptor: (r) => { if (!r.headers.Authorization) r.headers.Authorization = 'Bearer ' + token; return r; },
-  });
-}
-const saved = sessionStorage.getItem('dictum-token');
-if (saved) open(saved); else form.style.display = 'block';
-form.addEventListener('submit', (e) => { e.preventDefault(); const t = document.getElementById('token').value.trim(); sessionStorage.setItem('dictum-token', t); form.style.display = 'none'; open(t); });
-</script></body></html>`;
-
 /** /api/v1/openapi.json, /api/v1/docs, and the YAML descriptions of one table or view. */
 export async function openApiRoutes(app: FastifyInstance, s: Services, routes: RouteEntry[]): Promise<void> {
   const rcOf = (req: FastifyRequest): ReadContext => ({ dict: s.dictionary.current, auth: req.auth, q: s.db });
 
-  app.get('/api/v1/openapi.json', async (req) => {
-    const rc = rcOf(req);
-    const tables = rc.dict.tables.filter((t) => t.isActive && tableAccessAllowed(req.auth.userLevel, t.accessLevel)).sort((a, b) => a.name.localeCompare(b.name));
-    return apiDocument(rc.dict, routes, { tables, views: visibleViews(rc, await loadViews(rc)) }, VERSION);
+  // Public: it describes, it holds no data. Without a token it describes every active table (and
+  // no REST view: those belong to a client); with a valid token, what the role may see.
+  // The public text is built once per dictionary: it is large (every table's operations) and
+  // anyone may ask for it.
+  const publicText = new WeakMap<Dictionary, string>();
+  app.get('/api/v1/openapi.json', { config: { public: true, tokenOptional: true } }, async (req, reply) => {
+    const dict = s.dictionary.current;
+    const auth = req.auth as AuthContext | undefined;
+    const tables = (only: (t: Table) => boolean) => dict.tables.filter((t) => t.isActive && only(t)).sort((a, b) => a.name.localeCompare(b.name));
+    if (auth) return apiDocument(dict, routes, { tables: tables((t) => tableAccessAllowed(auth.userLevel, t.accessLevel)), views: visibleViews(rcOf(req), await loadViews(rcOf(req))) }, VERSION);
+    let text = publicText.get(dict);
+    if (text === undefined) publicText.set(dict, (text = JSON.stringify(apiDocument(dict, routes, { tables: tables(() => true), views: [] }, VERSION))));
+    return reply.type('application/json; charset=utf-8').send(text);
   });
 
   app.get<{ Params: { table: string } }>('/api/v1/models/:table/yaml', async (req, reply) => {
@@ -78,7 +65,8 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
     return reply.type('application/yaml; charset=utf-8').send(await yamlText(doc));
   });
 
-  app.get('/api/v1/docs', { config: { public: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(DOCS_PAGE));
+  app.get('/', { config: { public: true } }, async (_req, reply) => reply.redirect('/api/v1/docs', 302));
+  app.get('/api/v1/docs', { config: { public: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(DOCS_PAGE));
   app.get<{ Params: { asset: string } }>('/api/v1/docs/:asset', { config: { public: true } }, async (req, reply) => {
     const type = ASSETS[req.params.asset];
     if (!type) throw notFound('Not Found', `No documentation asset ${req.params.asset}`);

@@ -4,6 +4,8 @@ export interface RouteEntry {
   method: string;
   url: string;
   public: boolean;
+  /** The query parameters the route reads, when it lists them (`config.queryParameters`). */
+  queryParameters?: readonly string[];
 }
 
 /** Records every route the application registers (call before the routes are added). */
@@ -13,7 +15,8 @@ export function collectRoutes(app: FastifyInstance): RouteEntry[] {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
     for (const m of methods) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
-      routes.push({ method: m, url: r.url, public: Boolean((r.config as { public?: boolean } | undefined)?.public) });
+      const config = r.config as { public?: boolean; queryParameters?: readonly string[] } | undefined;
+      routes.push({ method: m, url: r.url, public: Boolean(config?.public), ...(config?.queryParameters ? { queryParameters: config.queryParameters } : {}) });
     }
   });
   return routes;

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openApiPath, operation } from '../../../src/openapi/document.js';
+import { openApiPath, operation, tableOperations } from '../../../src/openapi/document.js';
+import type { Table } from '../../../src/dictionary/model.js';
 
 describe('OpenAPI operations from routes', () => {
   it('turns route parameters into path templates', () => {
@@ -8,18 +9,50 @@ describe('OpenAPI operations from routes', () => {
     assert.deepEqual(openApiPath('/api/v1/forms'), { path: '/api/v1/forms', params: [] });
   });
   it('lists path and query parameters, the success status and the error statuses', () => {
-    const op = operation({ method: 'POST', url: '/api/v1/models/:table', public: false }, { status: 201, query: ['x'] }) as {
-      parameters: { name: string; in: string }[];
+    const op = operation({ method: 'POST', url: '/api/v1/models/:table', public: false }, { summary: 'Create', status: 201, query: ['x'] }) as {
+      parameters: { name?: string; in?: string; $ref?: string }[];
       responses: Record<string, unknown>;
       operationId: string;
       tags: string[];
     };
-    assert.deepEqual(op.parameters.map((p) => `${p.in}:${p.name}`), ['path:table', 'query:x']);
+    assert.deepEqual(op.parameters.map((p) => p.$ref ?? `${p.in}:${p.name}`), ['#/components/parameters/path-table', 'query:x']);
     assert.deepEqual(Object.keys(op.responses).sort(), ['201', '400', '401', '403', '404', '409', '500']);
     assert.equal(op.operationId, 'postApiV1ModelsTable');
     assert.deepEqual(op.tags, ['models']);
     const pub = operation({ method: 'GET', url: '/api/v1/health', public: true }, undefined) as { responses: Record<string, unknown>; security: unknown[] };
     assert.deepEqual(Object.keys(pub.responses).sort(), ['200', '400', '404', '500']);
     assert.deepEqual(pub.security, []);
+    assert.equal((pub as unknown as { summary: string }).summary, 'GET /api/v1/health', 'an operation without facts is still named');
+  });
+});
+
+describe('record operations of one table', () => {
+  const routes = ['GET /api/v1/models/:table', 'POST /api/v1/models/:table', 'GET /api/v1/models/:table/:id', 'PUT /api/v1/models/:table/:id', 'DELETE /api/v1/models/:table/:id', 'GET /api/v1/models/:table/:id/:property'].map((r) => {
+    const [method, url] = r.split(' ') as [string, string];
+    return { method, url, public: false };
+  });
+  const schema = { type: 'object', properties: { Description: { type: 'string' }, Created: { type: 'string', readOnly: true } } };
+  type Op = { operationId: string; requestBody?: { content: Record<string, { schema: unknown; example: unknown }> }; responses: Record<string, { content?: Record<string, { schema: any }> }> };
+
+  it('get paths of their own naming the table schema, with unique operation ids', () => {
+    // As the document is sent: TypeBox marks its schemas with symbol keys that JSON leaves out.
+    const paths = JSON.parse(JSON.stringify(tableOperations({ name: 'C_Order', modelName: 'C_Order', label: 'Order', isView: false } as Table, schema, routes))) as Record<string, Record<string, Op>>;
+    assert.deepEqual(Object.keys(paths).sort(), ['/api/v1/models/c_order', '/api/v1/models/c_order/{id}']);
+    assert.deepEqual(Object.keys(paths['/api/v1/models/c_order']!).sort(), ['get', 'post']);
+    assert.deepEqual(Object.keys(paths['/api/v1/models/c_order/{id}']!).sort(), ['delete', 'get', 'put']);
+    const ref = { $ref: '#/components/schemas/C_Order' };
+    const post = paths['/api/v1/models/c_order']!.post!;
+    assert.deepEqual(post.requestBody!.content['application/json']!.schema, ref);
+    assert.deepEqual(post.requestBody!.content['application/json']!.example, { Description: 'Example description' });
+    assert.deepEqual(post.responses['201']!.content!['application/json']!.schema, ref);
+    assert.deepEqual(paths['/api/v1/models/c_order']!.get!.responses['200']!.content!['application/json']!.schema.properties.records.items, ref);
+    assert.deepEqual(paths['/api/v1/models/c_order/{id}']!.delete!.responses['200']!.content!['application/json']!.schema, { $ref: '#/components/schemas/Deleted' });
+    const ids = Object.values(paths).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
+    assert.equal(new Set(ids).size, 5);
+  });
+
+  it('are only reads for a database view', () => {
+    const paths = tableOperations({ name: 'RV_Order', modelName: 'RV_Order', label: 'Orders', isView: true } as Table, schema, routes) as Record<string, Record<string, Op>>;
+    assert.deepEqual(Object.values(paths).flatMap((ops) => Object.keys(ops)), ['get', 'get']);
   });
 });
