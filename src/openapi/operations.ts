@@ -52,6 +52,8 @@ export const OPERATIONS: Record<string, OperationFacts> = {
   'POST /api/v1/auth/password-reset/complete': { summary: 'Set the new password', body: ref('PasswordResetComplete'), answer: ref('Message'), example: { verifiedToken: 'c2f1...', newPassword: 'a long new password' } },
   'GET /api/v1/auth/jwk': { summary: 'The public keys that verify tokens (JWKS)', answer: Type.Object({ keys: Type.Array(Open({ kty: Type.String(), kid: Type.Optional(Type.String()), alg: Type.Optional(Type.String()) })) }), example: { keys: [{ kty: 'EC', crv: 'P-256', x: '...', y: '...', kid: 'k1', alg: 'ES256', use: 'sig' }] } },
   'GET /api/v1/health': { summary: 'Health of the service (and of the database with db=true)', answer: Open({ status: Type.String() }), example: { status: 'UP' } },
+  'GET /api/v1/health/ready': { summary: 'Readiness: 503 while the instance drains or cannot reach its database', answer: Open({ status: Type.String(), database: Type.Optional(Type.String()), draining: Type.Optional(Type.Boolean()) }), example: { status: 'UP', database: 'connected' } },
+  'GET /metrics': { summary: 'Metrics in the Prometheus text format (with METRICS_KEY as bearer or key; else loopback clients only)', binary: ['text/plain'] },
   // records
   'GET /api/v1/models': { summary: 'Tables the role may read', query: ['$filter'], answer: listOf('models', ref('DictionaryRow')), example: { models: [{ id: 291, uid: 'c4b6b5d2-...', 'model-name': 'c_bpartner', name: 'Business Partner' }] } },
   'GET /api/v1/models/:table': { summary: 'Records of a table', answer: ref('Records'), example: recordsExample },
@@ -66,7 +68,8 @@ export const OPERATIONS: Record<string, OperationFacts> = {
   'GET /api/v1/processes': { summary: 'Processes and reports the role may run', query: ['$filter'], answer: listOf('processes', ref('SlugRow')), example: { processes: [{ id: 110, Name: 'Order Print', slug: 'rpt_c_order', 'model-name': 'ad_process' }] } },
   'GET /api/v1/processes/jobs': { summary: 'Background process runs of the user', answer: listOf('jobs', ref('Job')), example: { jobs: [] } },
   'GET /api/v1/processes/jobs/:id': { summary: 'A background process run', answer: ref('Job'), example: { id: 1000000, processing: false } },
-  'POST /api/v1/processes/jobs/:slug': { summary: 'Run a process in the background', body: OBJECT, answer: ref('Job'), example: { 'record-id': 102 } },
+  'POST /api/v1/processes/jobs/:slug': { summary: 'Run a process in the background (202, Location names the run)', status: 202, body: OBJECT, answer: ref('Job'), example: { 'record-id': 102 } },
+  'DELETE /api/v1/processes/jobs/:id': { summary: 'Cancel a queued background run (200) or ask a running one to stop (202)', answer: ref('Job'), example: { id: 1000000, state: 'cancelled' } },
   'GET /api/v1/processes/:slug': { summary: 'A process with its parameters', answer: ref('SlugRow'), example: { id: 110, Name: 'Order Print', slug: 'rpt_c_order', parameters: [] } },
   'POST /api/v1/processes/:slug': { summary: 'Run a process or report (parameters by column name; report-type PDF, HTML, CSV, XLS)', body: OBJECT, answer: ref('ProcessInfo'), example: { 'record-id': 102, 'report-type': 'PDF' } },
   // archives, attachments, uploads, print
