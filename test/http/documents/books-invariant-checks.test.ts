@@ -103,4 +103,28 @@ describe('invariants of the books find what breaks them', () => {
     await sql(`UPDATE fact_acct SET record_id = -record_id WHERE record_id = $1 AND ad_table_id = (SELECT ad_table_id FROM ad_table WHERE tablename = 'C_Invoice')`, [-invoice.id]);
     assert.deepEqual(await found(), []);
   });
+
+  it('an allocation in euros whose converted facts round apart: the rounding has an accounted amount only, so each currency still balances', async () => {
+    const rate = await server.request('POST', '/api/v1/models/c_conversion_rate', {
+      token,
+      body: { AD_Org_ID: 0, C_Currency_ID: 102, C_Currency_ID_To: 100, C_ConversionType_ID: 115, MultiplyRate: 1.35, DivideRate: 0.740740740741, ValidFrom: '2003-01-01', ValidTo: '2099-12-31' },
+    });
+    assert.equal(rate.status, 201, rate.text);
+    const euros = await ok('POST', '/api/v1/models/c_invoice', {
+      C_BPartner_ID: 118, C_DocTypeTarget_ID: 116, IsSOTrx: true, M_PriceList_ID: 103, C_ConversionType_ID: 115,
+      C_InvoiceLine: [{ M_Product_ID: 128, QtyEntered: 1, PriceEntered: 10, PriceActual: 10, C_Tax_ID: 104 }], 'doc-action': 'CO',
+    });
+    const receipt = await ok('POST', '/api/v1/models/c_payment', { C_BPartner_ID: 118, IsReceipt: true, C_Currency_ID: 102, C_ConversionType_ID: 115, PayAmt: 5, 'doc-action': 'CO' });
+    // At 1.35: 0.01 paid and 0.01 discount are 0.01 USD each, the 0.02 settled 0.03 USD.
+    const alloc = await ok('POST', '/api/v1/models/c_allocationhdr', {
+      C_Currency_ID: 102, C_AllocationLine: [{ C_Invoice_ID: euros.id, C_Payment_ID: receipt.id, Amount: 0.01, DiscountAmt: 0.01 }], 'doc-action': 'CO',
+    });
+    const rounding = await sql(
+      `SELECT amtsourcedr::float8 AS sdr, amtsourcecr::float8 AS scr, amtacctdr::float8 AS dr, amtacctcr::float8 AS cr FROM fact_acct
+        WHERE record_id = $1 AND description = 'Currency rounding' AND ad_table_id = (SELECT ad_table_id FROM ad_table WHERE tablename = 'C_AllocationHdr')`,
+      [alloc.id],
+    );
+    assert.deepEqual(rounding, [{ sdr: 0, scr: 0, dr: 0.01, cr: 0 }]);
+    assert.deepEqual(await found(), []);
+  });
 });
