@@ -87,7 +87,7 @@ export function orderBody(order = ORDER_DEMO, today = new Date().toISOString().s
  * All scenarios, in the order they run (reads first, then writes, then login). Each has a key,
  * a title, a request description and, for some, the key of its pgbench ceiling.
  */
-export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO }) {
+export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO, books = null }) {
   const partner = { orgId: 11, groupId: CUSTOMER_GROUP_ID };
   return [
     { key: 'list', title: 'list read (name range, top 50)', method: 'GET', path: listPath(prefix), auth: true, ceiling: 'list' },
@@ -115,6 +115,21 @@ export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO }) {
       auth: true,
       connections: 1,
     },
+    // The books scenarios settle the same fixtures (booksFixtures), one request at a time, as the order.
+    ...(books
+      ? [
+          { key: 'createCompleteAllocation', title: 'allocation create + complete', method: 'POST', path: '/api/v1/models/c_allocationhdr', bodyGen: { kind: 'json', value: allocationBody(books) }, auth: true, connections: 1 },
+          {
+            key: 'createCompleteMatchedInvoice',
+            title: 'matched vendor invoice create + complete',
+            method: 'POST',
+            path: '/api/v1/models/c_invoice',
+            bodyGen: { kind: 'json', value: matchedInvoiceBody(books) },
+            auth: true,
+            connections: 1,
+          },
+        ]
+      : []),
     { key: 'batch', title: 'batch, 100 creates in 1 tx', method: 'POST', path: '/api/v1/batch?transaction=true', bodyGen: { kind: 'partnerBatch', size: 100, ...partner }, auth: true },
     { key: 'batchSerial', title: 'batch, 1 connection', method: 'POST', path: '/api/v1/batch?transaction=true', bodyGen: { kind: 'partnerBatch', size: 100, ...partner }, auth: true, connections: 1 },
     { key: 'login', title: 'login', method: 'POST', path: '/api/v1/auth/tokens', bodyGen: { kind: 'json', value: LOGIN }, auth: false },
