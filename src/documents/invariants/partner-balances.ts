@@ -1,7 +1,16 @@
 import type { Queryable } from '../../db/types.js';
 import { convertedSql } from '../accounting/conversion.js';
 import { INVOICE_SENSE_SQL, OPEN_AMOUNT_SQL, PAYMENT_SENSE_SQL, UNALLOCATED_SQL } from '../engine/settlement.js';
+import { readAccountSchema, type DefaultAccount } from '../accounting/facts.js';
 import { text, type Violation } from './violation.js';
+
+/** The accounts a partner's open items are held on, by what they hold (the default accounts documents post to). */
+const ACCOUNTS: Record<string, DefaultAccount> = {
+  receivable: 'c_receivable_acct',
+  liability: 'v_liability_acct',
+  'unallocated receipts': 'b_unallocatedcash_acct',
+  'payment selection': 'b_paymentselect_acct',
+};
 
 /** Allocation lines of completed (or reversed) allocations naming a document: each may round a cent of a document in another currency. */
 const ALLOCATIONS = (link: string, id: string) => `(SELECT count(*) FROM c_allocationline al
@@ -20,16 +29,10 @@ const ALLOCATIONS = (link: string, id: string) => `(SELECT count(*) FROM c_alloc
  * while it is partly open (nothing once it is settled).
  */
 const PARTNER_BALANCES_SQL = `WITH s AS (
-    SELECT d.c_acctschema_id AS schema_id, sc.c_currency_id AS currency_id,
-           (SELECT COALESCE(c.stdprecision, 2) FROM c_currency c WHERE c.c_currency_id = sc.c_currency_id)::int AS precision,
-           d.c_receivable_acct, d.v_liability_acct, d.b_unallocatedcash_acct, d.b_paymentselect_acct
-      FROM c_acctschema_default d JOIN c_acctschema sc ON sc.c_acctschema_id = d.c_acctschema_id
-     WHERE d.ad_client_id = $1 AND d.isactive = 'Y' ORDER BY d.c_acctschema_id LIMIT 1
+    SELECT $2::bigint AS schema_id, $3::bigint AS currency_id,
+           (SELECT COALESCE(c.stdprecision, 2) FROM c_currency c WHERE c.c_currency_id = $3)::int AS precision
   ), accounts AS (
-    SELECT k.kind, v.account_id FROM s
-      CROSS JOIN LATERAL (VALUES ('receivable', s.c_receivable_acct), ('liability', s.v_liability_acct),
-                                 ('unallocated receipts', s.b_unallocatedcash_acct), ('payment selection', s.b_paymentselect_acct)) AS k(kind, combination)
-      JOIN c_validcombination v ON v.c_validcombination_id = k.combination
+    SELECT * FROM unnest($4::text[], $5::bigint[]) AS a(kind, account_id)
   ), docs AS (
     SELECT i.c_bpartner_id, CASE WHEN i.issotrx = 'Y' THEN 'receivable' ELSE 'liability' END AS kind, i.c_currency_id, i.c_conversiontype_id, i.dateacct,
            ${INVOICE_SENSE_SQL('i')} * (${OPEN_AMOUNT_SQL('i')}) AS amount, ${ALLOCATIONS('c_invoice_id', 'i.c_invoice_id')} AS allocations
@@ -59,7 +62,17 @@ const PARTNER_BALANCES_SQL = `WITH s AS (
 
 /** (b) Every partner's open items equal its balances on the receivables, liabilities, unallocated receipts and payment selection accounts. */
 export async function partnerBalanceDifferences(q: Queryable, clientId: number): Promise<Violation[]> {
-  const { rows } = await q.query<{ partner: number; kind: string; expected: string; actual: string; tolerance: string; no_rate: boolean }>(PARTNER_BALANCES_SQL, [clientId]);
+  const schema = await readAccountSchema(q, clientId);
+  if (!schema) return [];
+  const kinds = Object.keys(ACCOUNTS) as (keyof typeof ACCOUNTS)[];
+  const accounts = kinds.map((k) => schema.accounts[ACCOUNTS[k]] ?? null);
+  const { rows } = await q.query<{ partner: number; kind: string; expected: string; actual: string; tolerance: string; no_rate: boolean }>(PARTNER_BALANCES_SQL, [
+    clientId,
+    schema.schemaId,
+    schema.currencyId,
+    kinds,
+    accounts,
+  ]);
   return rows.map((r) => ({
     check: 'partner-balance',
     subject: { partner: Number(r.partner) || null, account: r.kind },
