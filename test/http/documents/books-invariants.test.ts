@@ -15,7 +15,6 @@ import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
 import { booksViolations, type Violation } from '../../../src/documents/invariants/books-invariants.js';
 import { OPEN_AMOUNT_SQL, UNALLOCATED_SQL } from '../../../src/documents/engine/settlement.js';
-import { today } from './document-helpers.js';
 
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20261128);
 const STEPS = Number(process.env.FUZZ_STEPS ?? 200);
