@@ -1,6 +1,7 @@
 /**
  * Property test of the books: random sequences of orders, shipments and receipts, returns,
- * invoices and credit memos, payments in several currencies and at several rates, allocations,
+ * invoices and credit memos, payments in several currencies and at several rates, allocations (of
+ * payments to invoices, of credit memos against invoices, of receipts against refunds),
  * reversals, closes and voids, and deliberately invalid actions, all over HTTP. After every step
  * the invariants of src/documents/invariants hold: balanced documents, partners' open items equal
  * to their accounts, stock equal to its transactions, reservations equal to open order lines,
@@ -239,10 +240,12 @@ describe('books invariants under random documents', () => {
         }
         const i = invoices.length && rnd.chance(0.8) ? rnd.pick(invoices) : null;
         const receipt = i ? i.issotrx === 'Y' : rnd.chance(0.5);
+        // Without an invoice, a refund now and then: a payment to a customer, a receipt from a vendor.
+        const partners = i || rnd.chance(0.7) ? (receipt ? CUSTOMERS : VENDORS) : receipt ? VENDORS : CUSTOMERS;
         const currency = i && rnd.chance(0.7) ? Number(i.c_currency_id) : rnd.pick([USD, EUR]);
         const amount = i && Number(i.c_currency_id) === currency && rnd.chance(0.5) ? i.open : rnd.money(5, 400);
         return send('POST', '/api/v1/models/c_payment', {
-          C_BPartner_ID: i ? i.c_bpartner_id : rnd.pick(receipt ? CUSTOMERS : VENDORS), IsReceipt: receipt, C_Currency_ID: currency,
+          C_BPartner_ID: i ? i.c_bpartner_id : rnd.pick(partners), IsReceipt: receipt, C_Currency_ID: currency,
           C_ConversionType_ID: type, PayAmt: amount, Description: MARK, 'doc-action': 'CO',
         });
       },
@@ -288,6 +291,22 @@ describe('books invariants under random documents', () => {
             { C_Invoice_ID: i.c_invoice_id, Amount: sense(i) * amount },
             { C_Invoice_ID: m.c_invoice_id, Amount: sense(m) * amount },
           ],
+          'doc-action': 'CO',
+        });
+      },
+    },
+    refund: {
+      weight: 3,
+      run: async () => {
+        // A receipt set off against a payment of the same partner and currency: lines a and −a, no invoice.
+        const open = await openPayments();
+        const pairs = open.filter((r) => r.isreceipt === 'Y').flatMap((r) => open.filter((p) => p.isreceipt === 'N' && p.c_bpartner_id === r.c_bpartner_id && p.c_currency_id === r.c_currency_id).map((p) => ({ r, p })));
+        if (!pairs.length) return null;
+        const { r, p } = rnd.pick(pairs);
+        const amount = round2(Math.min(r.open, p.open));
+        return send('POST', '/api/v1/models/c_allocationhdr', {
+          C_Currency_ID: Number(r.c_currency_id), Description: MARK,
+          C_AllocationLine: [{ C_Payment_ID: r.c_payment_id, Amount: amount }, { C_Payment_ID: p.c_payment_id, Amount: -amount }],
           'doc-action': 'CO',
         });
       },
