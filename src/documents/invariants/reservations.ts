@@ -14,13 +14,13 @@ const LINES = `SELECT ol.c_orderline_id, ol.m_product_id, COALESCE(NULLIF(ol.m_w
 
 /**
  * What each order line reserves against what it still owes: a completed order (or one waiting for
- * its prepayment) QtyOrdered − QtyDelivered, never less than 0; a closed or voided order, a
- * proposal, and a draft nothing. An order in progress (prepared, or re-activated and being
- * changed) keeps what its last prepare reserved, as the original, and is left out.
+ * its prepayment) QtyOrdered − QtyDelivered, never less than 0; a closed or voided order and a
+ * proposal nothing. An order not completed (a draft, or one prepared, unlocked or re-activated and
+ * being changed) keeps what its last prepare reserved, as the original, and is left out.
  */
 const LINE_SQL = `WITH l AS (${LINES})
   SELECT c_orderline_id, documentno, line, docstatus, owed::text AS expected, reserved::text AS actual
-    FROM l WHERE docstatus NOT IN ('IP', 'IN', 'AP', 'NA', 'WC') AND reserved <> owed ORDER BY c_orderline_id`;
+    FROM l WHERE docstatus IN ('CO', 'WP', 'CL', 'VO') AND reserved <> owed ORDER BY c_orderline_id`;
 
 /** M_StorageReservation per product, warehouse, attribute instance and side against the lines' QtyReserved. */
 const STORAGE_SQL = `WITH l AS (${LINES}), e AS (
