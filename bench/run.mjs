@@ -22,8 +22,8 @@ import { listStatements as handwrittenListStatements } from './lib/handwritten-s
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { errorLines, evaluateTargets, formatTable, readsPeak, round, statementCostRatios, warmupPhase } from './lib/report.mjs';
 import { sendOne } from './lib/requests.mjs';
-import { ceilingRequests, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
-import { freePort, getJson, login, loginSession, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
+import { booksFixtures, ceilingRequests, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
+import { freePort, getJson, login, loginSession, postJson, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
 import { ensureWrk, findOnPath, runWrk } from './lib/wrk.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -343,38 +343,62 @@ async function runCeiling(ctx, databaseUrl, key, captured, { eachStatement = fal
   }
 }
 
+/** Deletes, in order, the rows of `tables` ([table, column]) whose column holds one of `ids`. */
+async function deleteRows(client, tables, ids) {
+  for (const [table, column] of tables) await client.query(`DELETE FROM ${table} WHERE ${column} = ANY($1::bigint[])`, [ids]);
+}
+
+/** Deletes the facts of records of a table. */
+const deleteFacts = (client, table, ids) =>
+  client.query('DELETE FROM fact_acct WHERE ad_table_id = (SELECT ad_table_id FROM ad_table WHERE lower(tablename) = $1) AND record_id = ANY($2::bigint[])', [table, ids]);
+
 /**
- * Statements of one order created and completed, and pgbench replaying exactly them serially
- * (one client, like the scenario) in a transaction that rolls back: the order's cost in
- * PostgreSQL alone, which orders/s is compared with.
+ * The write scenarios replayed under pgbench, each with the removal of what one request created
+ * (so that the replay, inserting the same keys, meets no committed copy).
  */
-async function orderReplay(ctx, databaseUrl, client, desc, scenario) {
+const REPLAYED = {
+  createCompleteOrder: (client, order) => deleteRows(client, [['c_orderline', 'c_order_id'], ['c_ordertax', 'c_order_id'], ['c_order', 'c_order_id']], [order.id]),
+  createCompleteAllocation: async (client, allocation) => {
+    await deleteFacts(client, 'c_allocationhdr', [allocation.id]);
+    await deleteRows(client, [['c_allocationline', 'c_allocationhdr_id'], ['c_allocationhdr', 'c_allocationhdr_id']], [allocation.id]);
+  },
+  createCompleteMatchedInvoice: async (client, invoice) => {
+    const lines = (invoice.C_InvoiceLine ?? []).map((l) => l.id);
+    const matches = (await client.query('SELECT m_matchinv_id AS id FROM m_matchinv WHERE c_invoiceline_id = ANY($1::bigint[])', [lines])).rows.map((r) => r.id);
+    await deleteFacts(client, 'm_matchinv', matches);
+    await deleteFacts(client, 'c_invoice', [invoice.id]);
+    await deleteRows(client, [['m_matchinv', 'c_invoiceline_id'], ['m_matchpo', 'c_invoiceline_id']], lines);
+    await deleteRows(client, [['c_invoicetax', 'c_invoice_id'], ['c_invoiceline', 'c_invoice_id'], ['c_invoice', 'c_invoice_id']], [invoice.id]);
+  },
+};
+
+/**
+ * Statements of one write created and completed (an order, an allocation, a matched vendor
+ * invoice), and pgbench replaying exactly them serially (one client, like the scenario) in a
+ * transaction that rolls back: the write's cost in PostgreSQL alone, which requests/s is compared
+ * with.
+ */
+async function writeReplay(ctx, databaseUrl, desc, scenario, cleanup) {
   const { opts, pgbench, workDir } = ctx;
   let captured;
   try {
-    captured = await captureWriteSql({
-      root,
-      databaseUrl,
-      request: { path: desc.path, body: desc.bodyGen.value },
-      cleanup: async (order) => {
-        for (const t of ['c_orderline', 'c_ordertax', 'c_order']) await client.query(`DELETE FROM ${t} WHERE c_order_id = $1`, [order.id]);
-      },
-    });
+    captured = await captureWriteSql({ root, databaseUrl, request: { path: desc.path, body: desc.bodyGen.value }, cleanup });
   } catch (e) {
-    log(`  !! order replay: ${e.message}`);
+    log(`  !! ${desc.key} replay: ${e.message}`);
     scenario.ceiling = { error: e.message };
     return;
   }
-  scenario.statementsPerOrder = captured.statements.length;
-  log(`  ${desc.key}: ${captured.statements.length} statements per order`);
+  scenario.statementsPerRequest = captured.statements.length;
+  if (desc.key === 'createCompleteOrder') scenario.statementsPerOrder = captured.statements.length;
+  log(`  ${desc.key}: ${captured.statements.length} statements per request`);
   if (!pgbench) return;
   try {
-    if (opts.warmup > 0) await runPgbench({ pgbench, databaseUrl, script: captured.script, name: 'order-replay-warm', seconds: opts.warmup, clients: 1, threads: 1, workDir, log: false });
-    const r = await runPgbench({ pgbench, databaseUrl, script: captured.script, name: 'order-replay', seconds: opts.duration, clients: 1, threads: 1, workDir });
-    log(`  pgbench order replay ${String(Math.round(r.tps)).padStart(7)} tps    p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${captured.statements.length} statements)`);
+    if (opts.warmup > 0) await runPgbench({ pgbench, databaseUrl, script: captured.script, name: `${desc.key}-replay-warm`, seconds: opts.warmup, clients: 1, threads: 1, workDir, log: false });
+    const r = await runPgbench({ pgbench, databaseUrl, script: captured.script, name: `${desc.key}-replay`, seconds: opts.duration, clients: 1, threads: 1, workDir });
+    log(`  pgbench ${desc.key} replay ${String(Math.round(r.tps)).padStart(7)} tps    p50 ${r.p50.toFixed(2)} ms  p99 ${r.p99.toFixed(2)} ms  (${captured.statements.length} statements)`);
     attachCeiling(scenario, { tps: round(r.tps, 1), p50Ms: round(r.p50, 3), p90Ms: round(r.p90, 3), p99Ms: round(r.p99, 3), transactions: r.transactions, failed: r.failed, statements: captured.statements.length, script: captured.script });
   } catch (e) {
-    log(`  !! order replay: ${e.message}`);
+    log(`  !! ${desc.key} replay: ${e.message}`);
     scenario.ceiling = { error: e.message };
   }
 }
@@ -428,7 +452,9 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     const token = session.token;
     const lookups = await orderLookups((p) => getJson(server.baseUrl, p, token), session.userId);
     for (const note of lookups.notes) log(`  order lookup failed (${note}); using the demo's value`);
-    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order }).filter((s) => wanted(s.key));
+    // The documents the books scenarios settle against, made through the service.
+    const books = wanted('createCompleteAllocation') || wanted('createCompleteMatchedInvoice') ? await booksFixtures((p, body) => postJson(server.baseUrl, p, token, body)) : null;
+    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order, books }).filter((s) => wanted(s.key));
     const orderDesc = all.find((s) => s.key === 'createOrder');
     if (orderDesc) {
       memory.phase('orders in use');
@@ -459,9 +485,10 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     }
     for (const desc of rest) {
       results.scenarios[desc.key] = await measure(ctx, server, token, desc, memory);
-      if (desc.key !== 'createCompleteOrder') continue;
+      const cleanup = REPLAYED[desc.key];
+      if (!cleanup) continue;
       memory.phase('pgbench');
-      await orderReplay(ctx, databaseUrl, client, desc, results.scenarios[desc.key]);
+      await writeReplay(ctx, databaseUrl, desc, results.scenarios[desc.key], (body) => cleanup(client, body));
       memory.phase('between');
     }
   } finally {

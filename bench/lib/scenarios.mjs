@@ -87,7 +87,7 @@ export function orderBody(order = ORDER_DEMO, today = new Date().toISOString().s
  * All scenarios, in the order they run (reads first, then writes, then login). Each has a key,
  * a title, a request description and, for some, the key of its pgbench ceiling.
  */
-export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO }) {
+export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO, books = null }) {
   const partner = { orgId: 11, groupId: CUSTOMER_GROUP_ID };
   return [
     { key: 'list', title: 'list read (name range, top 50)', method: 'GET', path: listPath(prefix), auth: true, ceiling: 'list' },
@@ -115,6 +115,21 @@ export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO }) {
       auth: true,
       connections: 1,
     },
+    // The books scenarios settle the same fixtures (booksFixtures), one request at a time, as the order.
+    ...(books
+      ? [
+          { key: 'createCompleteAllocation', title: 'allocation create + complete', method: 'POST', path: '/api/v1/models/c_allocationhdr', bodyGen: { kind: 'json', value: allocationBody(books) }, auth: true, connections: 1 },
+          {
+            key: 'createCompleteMatchedInvoice',
+            title: 'matched vendor invoice create + complete',
+            method: 'POST',
+            path: '/api/v1/models/c_invoice',
+            bodyGen: { kind: 'json', value: matchedInvoiceBody(books) },
+            auth: true,
+            connections: 1,
+          },
+        ]
+      : []),
     { key: 'batch', title: 'batch, 100 creates in 1 tx', method: 'POST', path: '/api/v1/batch?transaction=true', bodyGen: { kind: 'partnerBatch', size: 100, ...partner }, auth: true },
     { key: 'batchSerial', title: 'batch, 1 connection', method: 'POST', path: '/api/v1/batch?transaction=true', bodyGen: { kind: 'partnerBatch', size: 100, ...partner }, auth: true, connections: 1 },
     { key: 'login', title: 'login', method: 'POST', path: '/api/v1/auth/tokens', bodyGen: { kind: 'json', value: LOGIN }, auth: false },
@@ -137,4 +152,52 @@ export function handwrittenScenarios({ rows, prefix }) {
     list: { key: 'hwList', title: 'list read (name range, top 50)', method: 'GET', path: `/partners?prefix=${encodeURIComponent(prefix)}&top=50`, auth: false },
     byId: { key: 'hwById', title: 'read by id', method: 'GET', path: `/partners/${FIRST_ID}`, pathGen: { kind: 'randomInt', prefix: '/partners/', lo: FIRST_ID, hi: FIRST_ID + rows - 1 }, auth: false },
   };
+}
+
+/**
+ * Documents the books scenarios settle against, made through the service before they are
+ * measured (booksFixtures): a customer invoice and a receipt of 1,000,000 each, allocated 1 at a
+ * time, and a purchase order of 100,000 Oak Trees at 0.01 (below the approval limit) received whole, invoiced 1 at a time from
+ * the receipt line. Each request is then the same and stays valid for 100,000 requests.
+ */
+export const BOOKS_DEMO = { customerId: 117, vendorId: 114, productId: 128, itemId: 123, noTaxId: 104, purchaseOrderTypeId: 126, apInvoiceTypeId: 123, mark: 'dictum bench books' };
+
+/** The requests that make the fixtures, in order; each answer's id feeds the next ones. */
+export const booksFixtureBodies = {
+  invoice: () => ({
+    C_BPartner_ID: BOOKS_DEMO.customerId, C_DocTypeTarget_ID: 116, IsSOTrx: true, Description: BOOKS_DEMO.mark,
+    C_InvoiceLine: [{ M_Product_ID: BOOKS_DEMO.productId, QtyEntered: 100000, PriceEntered: 10, PriceActual: 10, C_Tax_ID: BOOKS_DEMO.noTaxId }],
+    'doc-action': 'CO',
+  }),
+  receipt: () => ({ C_BPartner_ID: BOOKS_DEMO.customerId, IsReceipt: true, PayAmt: 1000000, Description: BOOKS_DEMO.mark, 'doc-action': 'CO' }),
+  purchaseOrder: () => ({
+    C_BPartner_ID: BOOKS_DEMO.vendorId, C_DocTypeTarget_ID: BOOKS_DEMO.purchaseOrderTypeId, IsSOTrx: false, Description: BOOKS_DEMO.mark,
+    C_OrderLine: [{ M_Product_ID: BOOKS_DEMO.itemId, QtyEntered: 100000, PriceEntered: 0.01 }],
+    'doc-action': 'CO',
+  }),
+  materialReceipt: (orderId, orderLineId) => ({ C_Order_ID: orderId, Description: BOOKS_DEMO.mark, M_InOutLine: [{ C_OrderLine_ID: orderLineId }], 'doc-action': 'CO' }),
+};
+
+/** A payment allocated to an invoice, created and completed in one request. */
+export const allocationBody = ({ invoiceId, paymentId }) => ({ C_AllocationLine: [{ C_Invoice_ID: invoiceId, C_Payment_ID: paymentId, Amount: 1 }], 'doc-action': 'CO' });
+
+/** A vendor invoice of one unit from a receipt line, created and completed in one request: matched to the receipt (M_MatchInv) and the order (M_MatchPO). */
+export const matchedInvoiceBody = ({ orderId, receiptLineId }) => ({
+  C_Order_ID: orderId, C_DocTypeTarget_ID: BOOKS_DEMO.apInvoiceTypeId, C_InvoiceLine: [{ M_InOutLine_ID: receiptLineId, QtyInvoiced: 1 }], 'doc-action': 'CO',
+});
+
+/**
+ * Makes the books fixtures through the service with `post(path, body)` (answers the record) and
+ * answers the ids the two scenarios need.
+ */
+export async function booksFixtures(post) {
+  const invoice = await post('/api/v1/models/c_invoice', booksFixtureBodies.invoice());
+  const payment = await post('/api/v1/models/c_payment', booksFixtureBodies.receipt());
+  const order = await post('/api/v1/models/c_order', booksFixtureBodies.purchaseOrder());
+  const orderLine = (order.C_OrderLine ?? [])[0]?.id;
+  if (!orderLine) throw new Error('the purchase order of the books fixtures has no line');
+  const receipt = await post('/api/v1/models/m_inout', booksFixtureBodies.materialReceipt(order.id, orderLine));
+  const receiptLine = (receipt.M_InOutLine ?? [])[0]?.id;
+  if (!receiptLine) throw new Error('the receipt of the books fixtures has no line');
+  return { invoiceId: invoice.id, paymentId: payment.id, orderId: order.id, receiptLineId: receiptLine };
 }

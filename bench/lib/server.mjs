@@ -247,3 +247,16 @@ export async function getJson(baseUrl, path, token) {
   if (r.status < 200 || r.status > 299) throw new Error(`GET ${path} answered ${r.status}: ${text.slice(0, 800)}`);
   return JSON.parse(text);
 }
+
+/** POST a JSON body with the token; parses JSON; throws with the body on a non-2xx answer. */
+export async function postJson(baseUrl, path, token, body) {
+  const r = await fetch(baseUrl + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await r.text();
+  if (r.status < 200 || r.status > 299) throw new Error(`POST ${path} answered ${r.status}: ${text.slice(0, 800)}`);
+  return JSON.parse(text);
+}

@@ -198,10 +198,12 @@ async function exchangeDifferences(d: DocumentContext, schema: AccountSchema, li
     out.push({ account: doc.account, [side]: x, accounted: { [side]: x }, lineId: doc.lineId, bpartnerId: doc.bpartnerId, description, of: { kind: doc.kind, id: doc.id }, ...inSchema });
     out.push(gainOrLoss(difference, { lineId: doc.lineId, bpartnerId: doc.bpartnerId, description, ...inSchema }));
   }
-  // Rounding of the converted facts: the debits left over are a gain, the credits a loss.
+  // Rounding of the converted facts: the debits left over are a gain, the credits a loss. As the
+  // original's balancing line, it has an accounted amount only, so the source amounts of each
+  // currency still balance.
   let left = ZERO;
   for (const f of [...facts, ...out]) left = add(left, balance(f.accounted));
-  if (!isZero(left)) out.push(gainOrLoss(left, { bpartnerId: lines[lines.length - 1]?.bpartnerId ?? null, description: 'Currency rounding', ...inSchema }));
+  if (!isZero(left)) out.push({ ...gainOrLoss(left, { bpartnerId: lines[lines.length - 1]?.bpartnerId ?? null, description: 'Currency rounding', ...inSchema }), dr: ZERO, cr: ZERO });
   return out;
 }
 

@@ -1,4 +1,5 @@
 import { SqlBuilder } from '../../db/sql.js';
+import type { Queryable } from '../../db/types.js';
 import { add, compare, isZero, toText, ZERO, type Decimal, type DecimalInput, dec } from '../decimal.js';
 import { idOf, nowTimestamp } from '../row-values.js';
 import { conversionRate, convertAmounts } from './conversion.js';
@@ -72,16 +73,19 @@ const SCHEMA_SQL = `SELECT d.c_acctschema_id, s.c_currency_id,
   FROM c_acctschema_default d JOIN c_acctschema s ON s.c_acctschema_id = d.c_acctschema_id
  WHERE d.ad_client_id = $1 AND d.isactive = 'Y' ORDER BY d.c_acctschema_id LIMIT 1`;
 
+/** A client's accounting schema with its default accounts, or null when it has none. */
+export async function readAccountSchema(q: Queryable, clientId: number): Promise<AccountSchema | null> {
+  const { rows } = await q.query<{ c_acctschema_id: number; c_currency_id: number; accounts: unknown }>(SCHEMA_SQL, [clientId], { name: 'doc_acct_schema' });
+  const r = rows[0];
+  if (!r) return null;
+  const accounts = typeof r.accounts === 'string' ? (JSON.parse(r.accounts) as Record<string, number>) : ((r.accounts ?? {}) as Record<string, number>);
+  return { schemaId: Number(r.c_acctschema_id), currencyId: Number(r.c_currency_id), accounts };
+}
+
 /** The client's accounting schema with its default accounts (refused when it has none). */
 export async function accountSchema(d: DocumentContext): Promise<AccountSchema> {
   const clientId = Number(d.row.ad_client_id);
-  const found = await d.wc.memo.get('c_acctschema_default', `schema:${clientId}`, async () => {
-    const { rows } = await d.wc.tx.query<{ c_acctschema_id: number; c_currency_id: number; accounts: unknown }>(SCHEMA_SQL, [clientId], { name: 'doc_acct_schema' });
-    const r = rows[0];
-    if (!r) return null;
-    const accounts = typeof r.accounts === 'string' ? (JSON.parse(r.accounts) as Record<string, number>) : ((r.accounts ?? {}) as Record<string, number>);
-    return { schemaId: Number(r.c_acctschema_id), currencyId: Number(r.c_currency_id), accounts };
-  });
+  const found = await d.wc.memo.get('c_acctschema_default', `schema:${clientId}`, () => readAccountSchema(d.wc.tx, clientId));
   if (!found) throw refuse('the client has no accounting schema with default accounts');
   return found;
 }
