@@ -30,7 +30,8 @@ export async function startServiceProcess(script: string, env: Record<string, st
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance did not start: ${err}`)), 30_000);
+    // Generous: a first start unpacks the seeded snapshot, which a busy disk can slow to tens of seconds.
+    const timer = setTimeout(() => reject(new Error(`instance did not start: ${err}`)), 90_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /"url":"(http:\/\/[^"]+)"[^\n]*Dictum is serving/.exec(out);
