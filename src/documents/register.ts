@@ -16,9 +16,10 @@ import { nowTimestamp } from './row-values.js';
 import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js';
 import { chargePaymentBeforeSave } from './charge-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
+import { registerBankStatement } from './bankstatement/register.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
-function documentDefaults(e: ModelEvent): void {
+export function documentDefaults(e: ModelEvent): void {
   for (const [column, value] of [['docstatus', 'DR'], ['docaction', 'CO'], ['processed', 'N'], ['posted', 'N'], ['processing', 'N']] as const) {
     if (e.table.byName.has(column) && (e.row[column] === null || e.row[column] === undefined || e.row[column] === '')) e.row[column] = value;
   }
@@ -71,4 +72,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   // A new period gets a control per document base type, never opened (as the original's period after-save).
   events.on('after-new', 'c_period', (e: ModelEvent) => addPeriodControls(e.tx, [Number(e.row.c_period_id)], 'N', e.auth.userId, nowTimestamp()));
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
+  registerBankStatement(events);
 }

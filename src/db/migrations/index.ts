@@ -4,6 +4,7 @@ import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
+import { addBankAndCashDemo } from '../../documents/bankstatement/bank-cash-seed.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
@@ -368,6 +369,13 @@ export const migrations: Migration[] = [
     name: "the data model's finance, inventory, pricing, returns, projects, manufacturing and assets tables (GL journals, bank statements, cash, payment selections, dunning runs, financial reports, moves, counts, attributes, costs, discount breaks, requisitions, ...), and their own columns for the tables that stood in for them",
     async up(tx) {
       await addDataModelAdditions(tx);
+    },
+  },
+  {
+    version: 120,
+    name: 'bank statements, cash journals and bank transfers: interest and cash book accounts, the demo bank accounts\' and cash book\'s accounting, the Cash Journal document type (CMC), the demo cash book and cash journal 101, the Bank Statement Matcher and Bank Transfer processes',
+    async up(tx) {
+      await addBankAndCashDemo(tx);
     },
   },
 ];

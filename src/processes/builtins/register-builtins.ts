@@ -10,6 +10,7 @@ import { importBPartners } from './import-bpartners.js';
 import { roleAccessUpdate } from './role-access-update.js';
 import { registerSystemProcesses } from './system-processes.js';
 import { periodControlStatus, periodStatus } from './period-status.js';
+import { bankStatementMatcher } from '../../documents/bankstatement/statement-matcher.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {
@@ -24,4 +25,5 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('org.compiere.process.PeriodStatus', periodStatus);
   impls.register('org.compiere.process.PeriodControlStatus', periodControlStatus);
   impls.register('org.compiere.process.RoleAccessUpdate', roleAccessUpdate);
+  impls.register('org.compiere.process.BankStatementMatcher', bankStatementMatcher);
 }
