@@ -2,7 +2,8 @@ import { postFacts, deleteFacts } from '../accounting/facts.js';
 import { isZero } from '../decimal.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod } from '../engine/common.js';
 import { refuse, type DocumentContext, type DocumentType } from '../engine/document-type.js';
-import { recomputeStatement } from './statement-rules.js';
+import { STATEMENT_BALANCE } from './statement-rules.js';
+import { recomputeBalance } from './balance.js';
 import { statementFacts, type StatementLine } from './statement-posting.js';
 
 interface CheckedLine extends StatementLine {
@@ -90,7 +91,7 @@ export const bankStatementDocument: DocumentType = {
       const problem = lineProblem(l, bankAccountId);
       if (problem) throw refuse(problem);
     }
-    await recomputeStatement(d.wc.tx, docId(d));
+    await recomputeBalance(d.wc.tx, STATEMENT_BALANCE, docId(d));
   },
 
   async complete(d) {

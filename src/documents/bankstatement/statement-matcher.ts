@@ -3,7 +3,8 @@ import { badRequest } from '../../errors.js';
 import type { Row } from '../../events/model-events.js';
 import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
 import { compare, toText } from '../decimal.js';
-import { PAYMENT_AMOUNT_SQL, recomputeStatement } from './statement-rules.js';
+import { PAYMENT_AMOUNT_SQL, STATEMENT_BALANCE } from './statement-rules.js';
+import { recomputeBalance } from './balance.js';
 
 interface OpenLine {
   id: number;
@@ -101,7 +102,7 @@ export async function bankStatementMatcher(c: ProcessCall): Promise<ProcessOutco
         WHERE l.c_bankstatementline_id = m.line`,
       values,
     );
-    await recomputeStatement(c.tx, c.record.id);
+    await recomputeBalance(c.tx, STATEMENT_BALANCE, c.record.id);
   }
   return { summary: `Matched ${matches.length} of ${lines.length} lines` };
 }

@@ -1,4 +1,5 @@
 import { compare, dec, isZero, sub, toText, type DecimalInput } from '../decimal.js';
+import { ident } from '../../db/sql.js';
 import { accountSchema, type Fact } from '../accounting/facts.js';
 import { chargeAccountOf } from '../accounting/charge-account.js';
 import { refuse, type DocumentContext } from '../engine/document-type.js';
@@ -11,23 +12,30 @@ export interface BankAccounts {
   interestExp: number | undefined;
 }
 
-const BANK_ACCOUNTS_SQL = `SELECT
-    (SELECT v.account_id FROM c_validcombination v WHERE v.c_validcombination_id = a.b_asset_acct) AS asset,
-    (SELECT v.account_id FROM c_validcombination v WHERE v.c_validcombination_id = a.b_intransit_acct) AS intransit,
-    (SELECT v.account_id FROM c_validcombination v WHERE v.c_validcombination_id = a.b_interestrev_acct) AS interestrev,
-    (SELECT v.account_id FROM c_validcombination v WHERE v.c_validcombination_id = a.b_interestexp_acct) AS interestexp
-  FROM c_bankaccount_acct a WHERE a.c_bankaccount_id = $1 AND a.c_acctschema_id = $2 AND a.isactive = 'Y' LIMIT 1`;
+/**
+ * The accounts (C_ElementValue_ID) an accounting row gives, by column (B_Asset_Acct, CB_Asset_Acct ...):
+ * the row of `table` whose `keyColumn` is `id` in the client's schema; null when there is none.
+ */
+export async function accountsOfRow(d: DocumentContext, table: string, keyColumn: string, id: unknown, columns: readonly string[]): Promise<Record<string, number | undefined> | null> {
+  const schema = await accountSchema(d);
+  const list = columns.map((c) => `(SELECT v.account_id FROM c_validcombination v WHERE v.c_validcombination_id = a.${ident(c)}) AS ${ident(c)}`).join(', ');
+  const { rows } = await d.wc.tx.query<Record<string, number | null>>(
+    `SELECT ${list} FROM ${ident(table)} a WHERE a.${ident(keyColumn)} = $1 AND a.c_acctschema_id = $2 AND a.isactive = 'Y' LIMIT 1`,
+    [id, schema.schemaId],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return Object.fromEntries(columns.map((c) => [c, r[c] === null || r[c] === undefined ? undefined : Number(r[c])]));
+}
 
 export async function bankAccountsOf(d: DocumentContext, bankAccountId: unknown): Promise<BankAccounts> {
   const schema = await accountSchema(d);
-  const { rows } = await d.wc.tx.query<Record<string, number | null>>(BANK_ACCOUNTS_SQL, [bankAccountId, schema.schemaId], { name: 'bank_account_acct' });
-  const r = rows[0] ?? {};
-  const n = (v: number | null | undefined) => (v === null || v === undefined ? undefined : Number(v));
+  const r = (await accountsOfRow(d, 'c_bankaccount_acct', 'c_bankaccount_id', bankAccountId, ['b_asset_acct', 'b_intransit_acct', 'b_interestrev_acct', 'b_interestexp_acct'])) ?? {};
   return {
-    asset: n(r.asset) ?? schema.accounts.b_asset_acct,
-    inTransit: n(r.intransit) ?? schema.accounts.b_intransit_acct,
-    interestRev: n(r.interestrev),
-    interestExp: n(r.interestexp),
+    asset: r.b_asset_acct ?? schema.accounts.b_asset_acct,
+    inTransit: r.b_intransit_acct ?? schema.accounts.b_intransit_acct,
+    interestRev: r.b_interestrev_acct,
+    interestExp: r.b_interestexp_acct,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Tx } from '../../db/types.js';
 import type { ModelEvent, Row } from '../../events/model-events.js';
 import { add, dec, isZero, sub, toText } from '../decimal.js';
+import type { BalanceDocument } from './balance.js';
 import { fillEmpty, idOf, invalid, isEmptyValue, todayDate } from '../row-values.js';
 
 /** The signed amount of a payment as a bank statement shows it: receipts in, payments out. */
@@ -32,11 +33,6 @@ export async function statementBeforeNew(e: ModelEvent): Promise<void> {
   e.row.beginningbalance ??= 0;
   e.row.statementdifference = 0;
   e.row.endingbalance = e.row.beginningbalance;
-}
-
-/** The ending balance follows the beginning balance. */
-export function statementBeforeChange(e: ModelEvent): void {
-  if (e.changed.has('beginningbalance')) e.row.endingbalance = toText(add(e.row.beginningbalance as string, (e.row.statementdifference ?? 0) as string));
 }
 
 interface PaymentRow {
@@ -92,23 +88,5 @@ export async function statementLineBeforeSave(e: ModelEvent): Promise<void> {
   }
 }
 
-/** The statement's difference (Σ statement amounts of its active lines) and ending balance, in one statement. */
-export async function recomputeStatement(tx: Tx, statementId: unknown): Promise<void> {
-  await tx.query(
-    `UPDATE c_bankstatement s SET statementdifference = x.total, endingbalance = COALESCE(s.beginningbalance, 0) + x.total
-       FROM (SELECT COALESCE(sum(stmtamt), 0) AS total FROM c_bankstatementline WHERE c_bankstatement_id = $1 AND isactive = 'Y') x
-      WHERE s.c_bankstatement_id = $1`,
-    [statementId],
-  );
-}
-
-/** After a line is written or deleted, its statement's totals, once per write operation. */
-export function statementLineAfterSave(e: ModelEvent): void {
-  const id = idOf(e.row.c_bankstatement_id ?? e.old?.c_bankstatement_id);
-  if (id !== null) {
-    e.defer(`totals:c_bankstatement:${id}`, async () => {
-      await recomputeStatement(e.tx, id);
-      e.memo.forget('c_bankstatement');
-    });
-  }
-}
+/** A statement's balance follows its lines' statement amounts. */
+export const STATEMENT_BALANCE: BalanceDocument = { header: 'c_bankstatement', key: 'c_bankstatement_id', line: 'c_bankstatementline', amount: 'stmtamt' };
