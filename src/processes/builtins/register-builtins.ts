@@ -11,6 +11,7 @@ import { roleAccessUpdate } from './role-access-update.js';
 import { registerSystemProcesses } from './system-processes.js';
 import { periodControlStatus, periodStatus } from './period-status.js';
 import { bankStatementMatcher } from '../../documents/bankstatement/statement-matcher.js';
+import { bankTransfer } from '../../documents/bankstatement/bank-transfer.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {
@@ -26,4 +27,5 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('org.compiere.process.PeriodControlStatus', periodControlStatus);
   impls.register('org.compiere.process.RoleAccessUpdate', roleAccessUpdate);
   impls.register('org.compiere.process.BankStatementMatcher', bankStatementMatcher);
+  impls.register('org.eevolution.process.BankTransfer', bankTransfer);
 }
