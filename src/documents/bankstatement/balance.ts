@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/types.js';
-import type { ModelEvent, ModelEvents } from '../../events/model-events.js';
+import type { ModelEvent, ModelEvents, Row } from '../../events/model-events.js';
 import { registerDocumentType } from '../engine/engine.js';
 import type { DocumentType } from '../engine/document-type.js';
 import { lockParentFirst } from '../../records/write/persist.js';
@@ -61,4 +61,23 @@ export function registerBalanceDocument(
   for (const t of ['after-new', 'after-change', 'after-delete'] as const) events.on(t, doc.line, (e: ModelEvent) => balanceAfterLineSave(e, doc));
   lockParentFirst(doc.line, doc.header, doc.key, doc.key);
   registerDocumentType(type);
+}
+
+/**
+ * The header of a line being written, read once per write operation (`sql` selects it by $1,
+ * the header's id): a statement of a thousand lines reads its header once.
+ */
+export function lineHeader(e: ModelEvent, doc: BalanceDocument, sql: string): Promise<Row | undefined> {
+  return e.memo.get(doc.header, `line-header:${String(e.row[doc.key])}`, async () => (await e.tx.query<Row>(sql, [e.row[doc.key]])).rows[0]);
+}
+
+/** A new line without a number gets the next one (the highest + 10), counted in memory for the lines of one write operation. */
+export async function numberLine(e: ModelEvent, doc: BalanceDocument): Promise<void> {
+  const id = e.row[doc.key];
+  const counter = await e.memo.get(doc.line, `next-line:${String(id)}`, async () => {
+    const { rows } = await e.tx.query<{ n: number }>(`SELECT COALESCE(max(line), 0) + 10 AS n FROM ${ident(doc.line)} WHERE ${ident(doc.key)} = $1`, [id]);
+    return { next: Number(rows[0]?.n ?? 10) };
+  });
+  if (e.row.line === null || e.row.line === undefined || e.row.line === '' || Number(e.row.line) === 0) e.row.line = counter.next;
+  counter.next = Math.max(counter.next, Number(e.row.line) + 10);
 }

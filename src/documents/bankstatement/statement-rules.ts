@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/types.js';
 import type { ModelEvent, Row } from '../../events/model-events.js';
 import { add, dec, isZero, sub, toText } from '../decimal.js';
-import type { BalanceDocument } from './balance.js';
+import { lineHeader, numberLine, type BalanceDocument } from './balance.js';
 import { fillEmpty, idOf, invalid, isEmptyValue, todayDate } from '../row-values.js';
 
 /** The signed amount of a payment as a bank statement shows it: receipts in, payments out. */
@@ -42,6 +42,9 @@ interface PaymentRow {
   c_currency_id: number;
 }
 
+const LINE_HEADER_SQL = `SELECT s.processed, s.documentno, s.statementdate, s.c_bankaccount_id, b.c_currency_id FROM c_bankstatement s
+   LEFT JOIN c_bankaccount b ON b.c_bankaccount_id = s.c_bankaccount_id WHERE s.c_bankstatement_id = $1`;
+
 /**
  * A statement line: its number, dates and currency from the statement; a payment gives its
  * partner, invoice and amount; the charge amount is what the statement amount leaves after the
@@ -49,18 +52,10 @@ interface PaymentRow {
  */
 export async function statementLineBeforeSave(e: ModelEvent): Promise<void> {
   const r = e.row;
-  const { rows } = await e.tx.query<Row>(
-    `SELECT s.processed, s.documentno, s.statementdate, s.c_bankaccount_id, b.c_currency_id FROM c_bankstatement s
-       LEFT JOIN c_bankaccount b ON b.c_bankaccount_id = s.c_bankaccount_id WHERE s.c_bankstatement_id = $1`,
-    [r.c_bankstatement_id],
-  );
-  const header = rows[0];
+  const header = await lineHeader(e, STATEMENT_BALANCE, LINE_HEADER_SQL);
   if (!header) return;
   if (header.processed === 'Y') throw invalid(`C_BankStatement ${String(header.documentno ?? '')} is processed: its lines cannot change (column C_BankStatement_ID)`);
-  if (e.type === 'before-new' && isEmptyValue(r.line)) {
-    const { rows: max } = await e.tx.query<{ n: number }>('SELECT COALESCE(max(line), 0) + 10 AS n FROM c_bankstatementline WHERE c_bankstatement_id = $1', [r.c_bankstatement_id]);
-    r.line = max[0]?.n ?? 10;
-  }
+  if (e.type === 'before-new') await numberLine(e, STATEMENT_BALANCE);
   for (const c of ['statementlinedate', 'dateacct', 'valutadate']) fillEmpty(e, c, header.statementdate);
   fillEmpty(e, 'c_currency_id', header.c_currency_id);
   if (idOf(r.c_payment_id) !== null && idOf(r.c_depositbatch_id) !== null) throw invalid('A bank statement line has either a payment or a deposit batch, not both (column C_Payment_ID)');

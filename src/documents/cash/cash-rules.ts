@@ -3,7 +3,7 @@ import type { ModelEvent, Row } from '../../events/model-events.js';
 import { add, compare, dec, sub, toText } from '../decimal.js';
 import { fillEmpty, idOf, invalid, isEmptyValue, todayDate } from '../row-values.js';
 import { INVOICE_SENSE_SQL, OPEN_AMOUNT_SQL } from '../engine/settlement.js';
-import type { BalanceDocument } from '../bankstatement/balance.js';
+import { lineHeader, numberLine, type BalanceDocument } from '../bankstatement/balance.js';
 
 /** Cash types (reference list 217). */
 export const CASH_TYPE = { charge: 'C', difference: 'D', expense: 'E', invoice: 'I', receipt: 'R', transfer: 'T' } as const;
@@ -44,6 +44,8 @@ async function invoiceOf(tx: Tx, invoiceId: number): Promise<{ open: string; cur
   return rows[0] ?? null;
 }
 
+const LINE_HEADER_SQL = `SELECT c.processed, c.name, b.c_currency_id FROM c_cash c LEFT JOIN c_cashbook b ON b.c_cashbook_id = c.c_cashbook_id WHERE c.c_cash_id = $1`;
+
 /**
  * A cash journal line, as the original's MCashLine: an invoice, bank transfer or charge line
  * without its invoice, bank account or charge is a general expense; expenses are negative and
@@ -52,17 +54,10 @@ async function invoiceOf(tx: Tx, invoiceId: number): Promise<{ open: string; cur
  */
 export async function cashLineBeforeSave(e: ModelEvent): Promise<void> {
   const r = e.row;
-  const { rows } = await e.tx.query<Row>(
-    `SELECT c.processed, c.name, b.c_currency_id FROM c_cash c LEFT JOIN c_cashbook b ON b.c_cashbook_id = c.c_cashbook_id WHERE c.c_cash_id = $1`,
-    [r.c_cash_id],
-  );
-  const header = rows[0];
+  const header = await lineHeader(e, CASH_BALANCE, LINE_HEADER_SQL);
   if (!header) return;
   if (header.processed === 'Y') throw invalid(`C_Cash ${String(header.name ?? '')} is processed: its lines cannot change (column C_Cash_ID)`);
-  if (e.type === 'before-new' && isEmptyValue(r.line)) {
-    const { rows: max } = await e.tx.query<{ n: number }>('SELECT COALESCE(max(line), 0) + 10 AS n FROM c_cashline WHERE c_cash_id = $1', [r.c_cash_id]);
-    r.line = max[0]?.n ?? 10;
-  }
+  if (e.type === 'before-new') await numberLine(e, CASH_BALANCE);
   const type = String(r.cashtype ?? CASH_TYPE.expense);
   const lacks = (type === CASH_TYPE.invoice && idOf(r.c_invoice_id) === null) || (type === CASH_TYPE.transfer && idOf(r.c_bankaccount_id) === null) || (type === CASH_TYPE.charge && idOf(r.c_charge_id) === null);
   r.cashtype = lacks ? CASH_TYPE.expense : type;
