@@ -49,6 +49,41 @@ interface HeaderRow {
   c_bpartner_id: number | null;
 }
 
+/** A printed form: its title, header lines, the columns and cells of its lines, and footer lines. */
+export interface PrintedForm {
+  title: string;
+  headerLines: string[];
+  columns: { label: string; type: ColumnType }[];
+  cells: CellValue[][];
+  footer: string[];
+}
+
+/** A form as a PDF (lines in a table, amounts with two decimals), or as a report of its lines in HTML, CSV or a spreadsheet. */
+export async function renderForm(f: PrintedForm, type: ReportType | null): Promise<RenderedFile> {
+  const { title, headerLines, columns, cells, footer } = f;
+  if ((type ?? 'PDF') === 'PDF') {
+    const data = await renderPdfTable({
+      title,
+      subtitle: headerLines,
+      headers: columns.map((c) => c.label),
+      weights: columns.map((c) => (c.type === 'text' ? (c.label === 'Product' ? 4 : 1.2) : 1)),
+      rightAligned: columns.map((c) => c.type !== 'text'),
+      lines: cells.map((row) => ({ cells: row.map((v, i) => (v === null ? '' : typeof v === 'number' && columns[i]!.type === 'amount' ? money(v) : String(v))), style: 'detail' as const })),
+      footer,
+    });
+    return { data, contentType: 'application/pdf', extension: 'pdf' };
+  }
+  const reportColumns: ReportColumn[] = columns.map((c) => ({ name: c.label, label: c.label, type: c.type, sum: c.label === 'Amount' }));
+  return renderReport(buildReport({ title, subtitle: headerLines.join('; '), columns: reportColumns, rows: cells, groupBy: null, isSummary: false }), type);
+}
+
+/** Printed forms of documents laid out by their own modules (bank statements, cash journals), by table. */
+const OWN_FORMS = new Map<string, (q: Queryable, table: Table, id: number, type: ReportType | null) => Promise<PrintedDocument>>();
+
+export function registerPrintedForm(table: string, print: (q: Queryable, table: Table, id: number, type: ReportType | null) => Promise<PrintedDocument>): void {
+  OWN_FORMS.set(table, print);
+}
+
 export interface PrintedDocument {
   file: RenderedFile;
   /** The form's title and number ("Sales Order 80000"). */
@@ -64,6 +99,8 @@ export interface PrintedDocument {
  * tax lines and totals. PDF by default; HTML, CSV and XLSX give the same lines as a report.
  */
 export async function printDocument(q: Queryable, auth: AuthContext, table: Table, id: number, type: ReportType | null): Promise<PrintedDocument> {
+  const own = OWN_FORMS.get(table.dbName);
+  if (own) return own(q, table, id, type);
   const form = FORMS[table.dbName];
   if (!form) throw badRequest('Invalid table', `${table.name} records have no printed form`);
   const amounts = form.amounts ? 'h.totallines::float8 AS totallines, h.grandtotal::float8 AS grandtotal, cur.iso_code AS currency' : 'NULL::float8 AS totallines, NULL::float8 AS grandtotal, NULL AS currency';
@@ -125,21 +162,6 @@ export async function printDocument(q: Queryable, auth: AuthContext, table: Tabl
       ]
     : [`Lines: ${lines.rows.length}`];
   const name = `${form.title(h.issotrx === 'Y').replace(/\s+/g, '_')}_${h.documentno}`;
-  let file: RenderedFile;
-  if ((type ?? 'PDF') === 'PDF') {
-    const data = await renderPdfTable({
-      title,
-      subtitle: headerLines,
-      headers: columns.map((c) => c.label),
-      weights: columns.map((c) => (c.type === 'text' ? (c.label === 'Product' ? 4 : 1.2) : 1)),
-      rightAligned: columns.map((c) => c.type !== 'text'),
-      lines: cells.map((row) => ({ cells: row.map((v, i) => (v === null ? '' : typeof v === 'number' && columns[i]!.type === 'amount' ? money(v) : String(v))), style: 'detail' as const })),
-      footer,
-    });
-    file = { data, contentType: 'application/pdf', extension: 'pdf' };
-  } else {
-    const reportColumns: ReportColumn[] = columns.map((c) => ({ name: c.label, label: c.label, type: c.type, sum: c.label === 'Amount' }));
-    file = await renderReport(buildReport({ title, subtitle: headerLines.join('; '), columns: reportColumns, rows: cells, groupBy: null, isSummary: false }), type);
-  }
+  const file = await renderForm({ title, headerLines, columns, cells, footer }, type);
   return { file, title, name: `${name}.${file.extension}`, printFormatName: form.printFormat, bpartnerId: h.c_bpartner_id === null ? null : Number(h.c_bpartner_id) };
 }

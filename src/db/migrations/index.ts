@@ -4,7 +4,7 @@ import { bootstrap } from '../../seed/bootstrap.js';
 import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
-import { addBankAndCashDemo } from '../../documents/bankstatement/bank-cash-seed.js';
+import { addBankAndCashDemo, addBankAndCashPrints } from '../../seed/bank-cash-demo.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
@@ -376,6 +376,13 @@ export const migrations: Migration[] = [
     name: 'bank statements, cash journals and bank transfers: interest and cash book accounts, the demo bank accounts\' and cash book\'s accounting, the Cash Journal document type (CMC), the demo cash book and cash journal 101, the Bank Statement Matcher and Bank Transfer processes',
     async up(tx) {
       await addBankAndCashDemo(tx);
+    },
+  },
+  {
+    version: 121,
+    name: 'print processes of bank statements and cash journals (Bank Statement Print, Cash Journal Print)',
+    async up(tx) {
+      await addBankAndCashPrints(tx);
     },
   },
 ];

@@ -1,4 +1,6 @@
 import type { ModelEvents } from '../../events/model-events.js';
+import { registerPrintedForm } from '../../print/document-print.js';
+import { printBalanceDocument } from './balance-print.js';
 import { registerBalanceDocument } from './balance.js';
 import { bankStatementDocument } from './statement-document.js';
 import { STATEMENT_BALANCE, statementBeforeNew, statementLineBeforeSave } from './statement-rules.js';
@@ -6,4 +8,5 @@ import { STATEMENT_BALANCE, statementBeforeNew, statementLineBeforeSave } from '
 /** Bank statements: the rules of their headers and lines, and the document type. */
 export function registerBankStatement(events: ModelEvents): void {
   registerBalanceDocument(events, STATEMENT_BALANCE, { headerBeforeNew: statementBeforeNew, lineBeforeSave: statementLineBeforeSave }, bankStatementDocument);
+  registerPrintedForm('c_bankstatement', printBalanceDocument);
 }

@@ -24,7 +24,8 @@ export async function statementBeforeNew(e: ModelEvent): Promise<void> {
   fillEmpty(e, 'c_doctype_id', await docTypeOfBase(e.tx, e.row.ad_client_id, 'CMB'));
   fillEmpty(e, 'statementdate', todayDate());
   fillEmpty(e, 'dateacct', e.row.statementdate);
-  fillEmpty(e, 'name', String(e.row.statementdate).slice(0, 10));
+  // The dictionary's default name is the login date and time: the statement's day reads better.
+  if (!e.given?.has('name')) e.row.name = String(e.row.statementdate).slice(0, 10);
   const account = idOf(e.row.c_bankaccount_id);
   if (account !== null && !e.given?.has('beginningbalance')) {
     const { rows } = await e.tx.query<{ b: string }>('SELECT currentbalance AS b FROM c_bankaccount WHERE c_bankaccount_id = $1', [account]);

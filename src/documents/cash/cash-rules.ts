@@ -22,7 +22,8 @@ export async function cashBeforeNew(e: ModelEvent): Promise<void> {
   }
   fillEmpty(e, 'statementdate', todayDate());
   fillEmpty(e, 'dateacct', e.row.statementdate);
-  fillEmpty(e, 'name', String(e.row.statementdate).slice(0, 10));
+  // The dictionary's default name is the login date and time: the statement's day reads better.
+  if (!e.given?.has('name')) e.row.name = String(e.row.statementdate).slice(0, 10);
   if (!e.given?.has('beginningbalance')) {
     const { rows } = await e.tx.query<{ b: string }>(
       `SELECT endingbalance AS b FROM c_cash WHERE c_cashbook_id = $1 AND docstatus IN ('CO', 'CL') ORDER BY statementdate DESC, c_cash_id DESC LIMIT 1`,

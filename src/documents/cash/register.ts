@@ -1,4 +1,6 @@
 import type { ModelEvents } from '../../events/model-events.js';
+import { registerPrintedForm } from '../../print/document-print.js';
+import { printBalanceDocument } from '../bankstatement/balance-print.js';
 import { registerBalanceDocument } from '../bankstatement/balance.js';
 import { cashDocument } from './cash-document.js';
 import { CASH_BALANCE, cashBeforeNew, cashLineBeforeSave } from './cash-rules.js';
@@ -6,4 +8,5 @@ import { CASH_BALANCE, cashBeforeNew, cashLineBeforeSave } from './cash-rules.js
 /** Cash journals: the rules of their headers and lines, and the document type. */
 export function registerCash(events: ModelEvents): void {
   registerBalanceDocument(events, CASH_BALANCE, { headerBeforeNew: cashBeforeNew, lineBeforeSave: cashLineBeforeSave }, cashDocument);
+  registerPrintedForm('c_cash', printBalanceDocument);
 }

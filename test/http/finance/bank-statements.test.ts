@@ -73,6 +73,16 @@ describe('bank statements (CMB)', () => {
     assert.ok(after.lines.every((l) => l.Processed === true));
     const edit = await call('PUT', `/api/v1/models/c_bankstatementline/${after.lines[0]!.id}`, { StmtAmt: 1 });
     assert.equal(edit.status, 400, edit.text);
+
+    // Its own printed form: the lines and the balances.
+    const pdf = await ok('POST', '/api/v1/processes/rpt-c_bankstatement', { 'model-name': 'c_bankstatement', 'record-id': s.id });
+    assert.equal(pdf.isError, false, JSON.stringify(pdf));
+    assert.equal(pdf.summary, `Bank Statement ${done.DocumentNo}`);
+    assert.equal(Buffer.from(pdf.reportFile, 'base64').subarray(0, 4).toString(), '%PDF');
+    const html = await ok('POST', '/api/v1/processes/rpt-c_bankstatement', { 'model-name': 'c_bankstatement', 'record-id': s.id, 'report-type': 'HTML' });
+    const text = Buffer.from(html.exportFile, 'base64').toString();
+    assert.match(text, new RegExp(`<td>${paid.DocumentNo}</td>`));
+    assert.match(text, /-82\.50/);
   });
 
   it('void undoes the facts, the reconciliation and the balance, and zeroes the lines; a new statement takes the balance as it is', async () => {

@@ -99,6 +99,11 @@ describe('cash journals (CMC)', () => {
     const pay = await ok('GET', `/api/v1/models/c_payment/${idOf(transfer.C_Payment_ID)}`);
     assert.deepEqual([idOf(pay.TenderType), idOf(pay.DocStatus), pay.IsReceipt, Number(pay.PayAmt), idOf(pay.C_BankAccount_ID)], ['X', 'CL', true, 50, 100]);
 
+    const printed = await ok('POST', '/api/v1/processes/rpt-c_cash', { 'model-name': 'c_cash', 'record-id': j.id, 'report-type': 'CSV' });
+    assert.equal(printed.isError, false, JSON.stringify(printed));
+    const csv = Buffer.from(printed.exportFile, 'base64').toString();
+    assert.match(csv, /Bank Account Transfer/);
+    assert.match(csv, /Sold old pallets/);
     const next = await journal([{ CashType: 'E', Amount: 1 }]);
     assert.equal(Number(next.BeginningBalance), Number(done.EndingBalance), 'the next journal starts from the last ending balance');
   });

@@ -66,10 +66,14 @@ describe('processes', () => {
       const r = await call(user, 'GET', '/api/v1/processes');
       assert.deepEqual(r.body.processes.map((p: { slug: string }) => p.slug).sort(), [
         'c_allocation_process',
+        'c_bankstatement-banktransfer',
+        'c_bankstatement_matcher',
         'c_invoice-process',
         'c_order-process',
         'c_payment-process',
         'm_inout-process',
+        'rpt-c_bankstatement',
+        'rpt-c_cash',
         'rv_bpartneropen',
         'rv_orderdetail',
         'rv_storage',

@@ -1,6 +1,6 @@
-import type { Tx } from '../../db/types.js';
-import { addPeriodControls } from '../engine/period.js';
-import { deterministicUuid } from '../../seed/deterministic-uuid.js';
+import type { Tx } from '../db/types.js';
+import { addPeriodControls } from '../documents/engine/period.js';
+import { deterministicUuid } from './deterministic-uuid.js';
 
 /**
  * Demo data of bank statements, cash journals and bank transfers (migration 120): the accounts
@@ -112,13 +112,13 @@ interface ParaSeed {
   element?: number;
 }
 
-async function addProcess(tx: Tx, now: string, p: { id: number; value: string; name: string; description: string; classname: string }, params: readonly ParaSeed[]): Promise<void> {
+async function addProcess(tx: Tx, now: string, p: { id: number; value: string; name: string; description: string; classname: string | null; isReport?: boolean }, params: readonly ParaSeed[]): Promise<void> {
   await tx.query(
     `INSERT INTO ad_process (ad_process_id, ad_process_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, value, name, description,
        accesslevel, entitytype, isbetafunctionality, isdirectprint, isreport, showhelp, allowmultipleexecution, classname)
-     SELECT $2, $3, 0, 0, 'Y', $1::timestamp, 100, $1::timestamp, 100, $4, $5, $6, '3', 'D', 'N', 'N', 'N', 'Y', 'P', $7
+     SELECT $2, $3, 0, 0, 'Y', $1::timestamp, 100, $1::timestamp, 100, $4, $5, $6, '3', 'D', 'N', 'N', $8, 'Y', 'P', $7
       WHERE NOT EXISTS (SELECT 1 FROM ad_process WHERE ad_process_id = $2)`,
-    [now, p.id, deterministicUuid(`AD_Process:${p.id}`), p.value, p.name, p.description, p.classname],
+    [now, p.id, deterministicUuid(`AD_Process:${p.id}`), p.value, p.name, p.description, p.classname, p.isReport ? 'Y' : 'N'],
   );
   for (const para of params) {
     await tx.query(
@@ -164,6 +164,12 @@ async function addProcesses(tx: Tx, now: string): Promise<void> {
       { id: 1101005, column: 'DateAcct', name: 'Account Date', reference: 15, mandatory: false, seq: 100 },
     ],
   );
+}
+
+/** The print processes of bank statements and cash journals (run on a record: its printed form). */
+export async function addBankAndCashPrints(tx: Tx, now = new Date().toISOString()): Promise<void> {
+  await addProcess(tx, now, { id: 1101006, value: 'Rpt C_BankStatement', name: 'Bank Statement Print', description: 'Print a bank statement', classname: null, isReport: true }, []);
+  await addProcess(tx, now, { id: 1101007, value: 'Rpt C_Cash', name: 'Cash Journal Print', description: 'Print a cash journal', classname: null, isReport: true }, []);
 }
 
 export async function addBankAndCashDemo(tx: Tx, now = new Date().toISOString()): Promise<void> {
