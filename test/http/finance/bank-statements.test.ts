@@ -5,6 +5,9 @@ import { demoRoleTokens } from '../../helpers/demo-roles.js';
 import type { ModelEvent } from '../../../src/events/model-events.js';
 import { idOf, q } from '../documents/document-helpers.js';
 import { ACCT, bankCalls, setTodaysControl } from './bank-helpers.js';
+import { Receiver } from '../webhooks/receiver.js';
+import { sleep } from '../../helpers/wait.js';
+import { insertRow } from '../../../src/auth/util.js';
 
 /** C_BankStatement's AD_Table_ID. */
 const STATEMENT_TABLE = 392;
@@ -182,6 +185,53 @@ describe('bank statements (CMB)', () => {
     } finally {
       await setTodaysControl(ok, 'CMB', 'O');
       await ok('PUT', '/api/v1/models/c_acctschema/101', { AutoPeriodControl: true });
+    }
+  });
+
+  it('a webhook subscribed to completed bank statements (DACO) receives one', async () => {
+    const receiver = await new Receiver().start();
+    const db = server.services.db;
+    await insertRow(db, 'AD_SysConfig', { name: 'REST_WEBHOOK_ENABLED', value: 'Y', configurationlevel: 'C', entitytype: 'U' }, { clientId: 11 });
+    await insertRow(db, 'AD_SysConfig', { name: 'REST_WEBHOOK_ALLOWED_HOSTS', value: '127.0.0.1', configurationlevel: 'S', entitytype: 'U' }, { clientId: 0 });
+    server.services.sysConfig.clear();
+    try {
+      const hook = await ok('POST', '/api/v1/models/REST_Webhook_Out', { Name: 'Statements', URL: `${receiver.url}/hook` });
+      await ok('POST', '/api/v1/models/REST_Webhook_Out_Event', { REST_Webhook_Out_ID: hook.id, AD_Table_ID: STATEMENT_TABLE, EventModelValidator: 'DACO' });
+      await sleep(50);
+      const s = await statement([{ StmtAmt: -4, C_Charge_ID: BANK_CHARGE }]);
+      await ok('PUT', `/api/v1/models/c_bankstatement/${s.id}`, { 'doc-action': 'CO' });
+      for (let i = 0; i < 300 && receiver.received.length < 1; i++) await sleep(30);
+      assert.equal(receiver.received.length, 1, 'one delivery');
+      const body = JSON.parse(receiver.received[0]!.body);
+      assert.equal(body.type, 'C_BankStatement.DACO');
+      assert.equal(body.data.id, s.id);
+      await ok('PUT', `/api/v1/models/REST_Webhook_Out/${hook.id}`, { IsActive: false });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('re-activation, where the document type allows it, undoes the posting, the reconciliation and the balance and lets the lines change', async () => {
+    await ok('PUT', '/api/v1/models/c_doctype/146', { IsCanBeReactivated: true });
+    try {
+      const start = await balance(BANK);
+      const p = await payment({ receipt: true, amount: 45 });
+      const s = await statement([{ C_Payment_ID: p.id }]);
+      await ok('PUT', `/api/v1/models/c_bankstatement/${s.id}`, { 'doc-action': 'CO' });
+      assert.equal(await balance(BANK), start + 45);
+      const again = await ok('PUT', `/api/v1/models/c_bankstatement/${s.id}`, { 'doc-action': 'RE' });
+      assert.equal(idOf(again.DocStatus), 'IP');
+      assert.equal((await facts(STATEMENT_TABLE, s.id)).length, 0);
+      assert.equal(await balance(BANK), start);
+      assert.equal(await reconciled(p.id), false);
+      const { lines } = await read(s.id);
+      await ok('PUT', `/api/v1/models/c_bankstatementline/${lines[0]!.id}`, { StmtAmt: 46, C_Charge_ID: BANK_CHARGE });
+      const done = await ok('PUT', `/api/v1/models/c_bankstatement/${s.id}`, { 'doc-action': 'CO' });
+      assert.equal(idOf(done.DocStatus), 'CO');
+      assert.equal(await balance(BANK), start + 46);
+      assert.deepEqual(byAccount(await facts(STATEMENT_TABLE, s.id)), { [ACCT.bankAsset]: [46, 0], [ACCT.inTransit]: [0, 45], [ACCT.bankCharges]: [0, 1] });
+    } finally {
+      await ok('PUT', '/api/v1/models/c_doctype/146', { IsCanBeReactivated: false });
     }
   });
 
