@@ -2,7 +2,7 @@ import { assertWritableRow } from '../../access/access.js';
 import { badRequest } from '../../errors.js';
 import type { Row } from '../../events/model-events.js';
 import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
-import { compare, toText } from '../decimal.js';
+import { toText } from '../decimal.js';
 import { PAYMENT_AMOUNT_SQL, STATEMENT_BALANCE } from './statement-rules.js';
 import { recomputeBalance } from './balance.js';
 
@@ -24,13 +24,15 @@ interface OpenPayment {
 
 /**
  * Completed payments of the bank account that are neither reconciled nor on a line of another
- * statement still in force, nor on a line of this one.
+ * statement still in force, nor on a line of this one. The lines' payments are read once (a hashed
+ * subplan): lines written in the same minute have no statistics yet, and a correlated look-up
+ * then scanned every line for every payment (2.8 s for 1,000 of each).
  */
 const OPEN_PAYMENTS_SQL = `SELECT p.c_payment_id AS id, ${PAYMENT_AMOUNT_SQL} AS amount, p.c_bpartner_id AS bpartner, p.c_invoice_id AS invoice, p.documentno, p.checkno
    FROM c_payment p
   WHERE p.c_bankaccount_id = $1 AND p.docstatus IN ('CO', 'CL') AND p.isreconciled = 'N' AND p.ad_client_id = $2
-    AND NOT EXISTS (SELECT 1 FROM c_bankstatementline l JOIN c_bankstatement s ON s.c_bankstatement_id = l.c_bankstatement_id
-                     WHERE l.c_payment_id = p.c_payment_id AND l.isactive = 'Y' AND s.docstatus NOT IN ('VO', 'RE'))
+    AND p.c_payment_id NOT IN (SELECT l.c_payment_id FROM c_bankstatementline l JOIN c_bankstatement s ON s.c_bankstatement_id = l.c_bankstatement_id
+                                WHERE l.c_payment_id IS NOT NULL AND l.isactive = 'Y' AND s.docstatus NOT IN ('VO', 'RE'))
   ORDER BY p.datetrx, p.c_payment_id`;
 
 /** Lines without a payment: the amount a payment must have is the statement amount less the interest. */
@@ -41,13 +43,18 @@ const OPEN_LINES_SQL = `SELECT l.c_bankstatementline_id AS id, COALESCE(l.stmtam
 
 const clean = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
+/** An amount as a key: equal amounts give the same text whatever their scale (10.5 and 10.50). */
+const amountKey = (v: string): string => {
+  const t = toText(v);
+  return t.includes('.') ? t.replace(/\.?0+$/, '') : t;
+};
+
 /**
- * The payment of a line, as the original's matchers look for it: by reference (the payment's
- * document number or check number) with the same amount; else the one payment of that amount
- * to the line's partner; else, for a line without a partner, the one payment of that amount.
+ * The payment of a line among the open payments of its amount, as the original's matchers look for
+ * it: by reference (the payment's document number or check number); else the one payment to the
+ * line's partner; else, for a line without a partner, the one payment of that amount.
  */
-export function matchPayment(line: OpenLine, open: readonly OpenPayment[]): OpenPayment | null {
-  const same = open.filter((p) => compare(p.amount, line.amount) === 0);
+export function matchPayment(line: OpenLine, same: readonly OpenPayment[]): OpenPayment | null {
   const byReference = same.find((p) => line.references.some((r) => r === clean(p.documentno) || r === clean(p.checkno)));
   if (byReference) return byReference;
   const candidates = line.bpartner === null ? same : same.filter((p) => Number(p.bpartner) === line.bpartner);
@@ -56,12 +63,19 @@ export function matchPayment(line: OpenLine, open: readonly OpenPayment[]): Open
 
 /** Matches lines to payments in order, a payment once; returns the pairs. */
 export function matchLines(lines: readonly OpenLine[], payments: readonly OpenPayment[]): { line: OpenLine; payment: OpenPayment }[] {
-  const open = [...payments];
+  const byAmount = new Map<string, OpenPayment[]>();
+  for (const p of payments) {
+    const key = amountKey(p.amount);
+    const list = byAmount.get(key);
+    if (list) list.push(p);
+    else byAmount.set(key, [p]);
+  }
   const out: { line: OpenLine; payment: OpenPayment }[] = [];
   for (const line of lines) {
-    const p = matchPayment(line, open);
+    const same = byAmount.get(amountKey(line.amount));
+    const p = same ? matchPayment(line, same) : null;
     if (!p) continue;
-    open.splice(open.indexOf(p), 1);
+    same!.splice(same!.indexOf(p), 1);
     out.push({ line, payment: p });
   }
   return out;
