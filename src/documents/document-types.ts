@@ -34,6 +34,7 @@ export const DOCUMENT_TYPE_RULES: ReadonlyMap<string, DocumentTypeRule> = new Ma
   ['c_allocationhdr', { columns: ['c_doctype_id'], baseTypes: ['CMA'], defaults: { sales: 'CMA', purchase: 'CMA' }, side: null }],
   ['gl_journalbatch', { columns: ['c_doctype_id'], baseTypes: ['GLJ'], defaults: { sales: 'GLJ', purchase: 'GLJ' }, side: null }],
   ['gl_journal', { columns: ['c_doctype_id'], baseTypes: ['GLJ'], defaults: { sales: 'GLJ', purchase: 'GLJ' }, side: null }],
+  ['c_bankstatement', { columns: ['c_doctype_id'], baseTypes: ['CMB'], defaults: { sales: 'CMB', purchase: 'CMB' }, side: null }],
 ]);
 
 /** The rule of a document table (one of DOCUMENT_TYPE_RULES). */

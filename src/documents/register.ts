@@ -18,9 +18,11 @@ import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js
 import { chargePaymentBeforeSave } from './charge-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 import { registerGlJournals } from './gl-journal/register.js';
+import { registerBankStatement } from './bankstatement/register.js';
+import { registerCash } from './cash/register.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
-function documentDefaults(e: ModelEvent): void {
+export function documentDefaults(e: ModelEvent): void {
   for (const [column, value] of [['docstatus', 'DR'], ['docaction', 'CO'], ['processed', 'N'], ['posted', 'N'], ['processing', 'N']] as const) {
     if (e.table.byName.has(column) && (e.row[column] === null || e.row[column] === undefined || e.row[column] === '')) e.row[column] = value;
   }
@@ -75,4 +77,6 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerPayrunRules(events);
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
   registerGlJournals(events, documentDefaults);
+  registerBankStatement(events);
+  registerCash(events);
 }

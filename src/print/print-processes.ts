@@ -8,6 +8,8 @@ export const DOCUMENT_PRINT_PROCESSES: ReadonlyMap<number, string> = new Map([
   [116, 'c_invoice'], // Rpt C_Invoice, Invoice Print
   [117, 'm_inout'], // Rpt M_InOut, Delivery Note / Shipment Print
   [1100002, 'gl_journal'], // Rpt GL_Journal, GL Journal Print
+  [1101006, 'c_bankstatement'], // Bank Statement Print
+  [1101007, 'c_cash'], // Cash Journal Print
 ]);
 
 /** The class key the runner binds the document print processes to. */

@@ -6,6 +6,7 @@ import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
 import { addGlAccounts } from '../../seed/gl-accounts.js';
 import { addPeriodEndSeed } from '../../seed/gl-period-end.js';
+import { addBankAndCashDemo, addBankAndCashPrints } from '../../seed/bank-cash-demo.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
 import { identifierIndexName, identifierIndexReplacement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
@@ -437,6 +438,20 @@ export const migrations: Migration[] = [
     name: 'the Open Items report (RV_OpenItem): open installments of invoices with their due dates, days due and discounts',
     async up(tx) {
       await addOpenItemsSeed(tx);
+    },
+  },
+  {
+    version: 120,
+    name: 'bank statements, cash journals and bank transfers: interest and cash book accounts, the demo bank accounts\' and cash book\'s accounting, the Cash Journal document type (CMC), the demo cash book and cash journal 101, the Bank Statement Matcher and Bank Transfer processes',
+    async up(tx) {
+      await addBankAndCashDemo(tx);
+    },
+  },
+  {
+    version: 121,
+    name: 'print processes of bank statements and cash journals (Bank Statement Print, Cash Journal Print)',
+    async up(tx) {
+      await addBankAndCashPrints(tx);
     },
   },
 ];

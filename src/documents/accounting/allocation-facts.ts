@@ -12,7 +12,7 @@ interface AllocationFact extends Fact {
 const neg = (x: DecimalInput): Decimal => sub(0, x);
 
 /** A fact of `amount` on `account`: a debit, or a credit of the negated amount when `side` is 'cr'. */
-const fact = (account: DefaultAccount, side: 'dr' | 'cr', amount: DecimalInput, rest: Omit<AllocationFact, 'account'>): AllocationFact => ({ account, [side]: amount, ...rest });
+const fact = (account: DefaultAccount | number, side: 'dr' | 'cr', amount: DecimalInput, rest: Omit<AllocationFact, 'account'>): AllocationFact => ({ account, [side]: amount, ...rest });
 
 /** Unallocated cash for receipts, payment selection for payments (the original's getPaymentAcct). */
 const paymentAccount = (receipt: boolean): DefaultAccount => (receipt ? 'b_unallocatedcash_acct' : 'b_paymentselect_acct');
@@ -35,13 +35,15 @@ export function lineFacts(l: SettlementLine): AllocationFact[] {
   const base = { lineId, bpartnerId };
   const pay = l.payment;
   const paymentOf = pay ? { kind: 'payment' as const, id: pay.id } : undefined;
-  if (!l.invoice) return pay ? [fact(paymentAccount(pay.receipt), 'dr', l.amount, { ...base, of: paymentOf })] : [];
+  // What pays: the payment's account, or a cash journal line's cash transfer account (the original's getCashAcct).
+  const payer = pay ? paymentAccount(pay.receipt) : (l.cash?.account ?? null);
+  if (!l.invoice) return payer !== null ? [fact(payer, 'dr', l.amount, { ...base, of: paymentOf })] : [];
   const inv = l.invoice;
   const settled = add(add(l.amount, l.discount), l.writeoff);
   const invoiceOf = { kind: 'invoice' as const, id: inv.id };
   if (inv.sales) {
     return [
-      ...(pay ? [fact(paymentAccount(pay.receipt), 'dr', l.amount, { ...base, of: paymentOf })] : []),
+      ...(payer !== null ? [fact(payer, 'dr', l.amount, { ...base, of: paymentOf })] : []),
       fact('paydiscount_exp_acct', 'dr', l.discount, base),
       fact('writeoff_acct', 'dr', l.writeoff, base),
       fact('c_receivable_acct', 'cr', settled, { ...base, bpartnerId: inv.bpartnerId, of: invoiceOf }),
@@ -51,7 +53,7 @@ export function lineFacts(l: SettlementLine): AllocationFact[] {
     fact('v_liability_acct', 'dr', neg(settled), { ...base, bpartnerId: inv.bpartnerId, of: invoiceOf }),
     fact('paydiscount_rev_acct', 'cr', neg(l.discount), base),
     fact('writeoff_acct', 'cr', neg(l.writeoff), base),
-    ...(pay ? [fact(paymentAccount(pay.receipt), 'cr', neg(l.amount), { ...base, of: paymentOf })] : []),
+    ...(payer !== null ? [fact(payer, 'cr', neg(l.amount), { ...base, of: paymentOf })] : []),
   ];
 }
 

@@ -44,7 +44,7 @@ function requireNetting(lines: readonly SettlementLine[]): void {
   let paid: Decimal = ZERO;
   let settled: Decimal = ZERO;
   for (const l of lines) {
-    if (l.payment) paid = add(paid, l.amount);
+    if (l.payment || l.cash) paid = add(paid, l.amount);
     if (l.invoice) settled = add(settled, l.amount);
   }
   if (compare(paid, settled) !== 0) {
@@ -58,6 +58,7 @@ function requireNetting(lines: readonly SettlementLine[]): void {
 /** The original's checks of each line (MAllocationHdr.prepareIt) and Dictum's: documents completed, rates known. */
 function requireLine(d: DocumentContext, l: SettlementLine, pair: boolean): void {
   if (!l.invoice && !l.payment) throw refuse('an allocation line names neither an invoice nor a payment');
+  if (l.cash && l.cash.account === null) throw refuse(`the cash book of cash journal line ${l.cash.id} has no cash transfer account (C_CashBook_Acct)`);
   if (l.bpartnerId === null) throw refuse(`allocation line ${l.id} names no business partner`);
   const dateAcct = day(current(d, 'dateacct'));
   const date = day(current(d, 'datetrx'));

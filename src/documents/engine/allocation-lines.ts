@@ -54,6 +54,8 @@ export interface SettlementLine {
   writeoff: string;
   invoice: LineInvoice | null;
   payment: LinePayment | null;
+  /** The cash journal line that pays (a cash journal's invoice line): the cash book's cash transfer account. */
+  cash?: { id: number; account: number | null } | null;
 }
 
 const LINES_SQL = `SELECT al.c_allocationline_id AS id, (SELECT c.iso_code FROM c_currency c WHERE c.c_currency_id = ah.c_currency_id) AS iso,
@@ -69,7 +71,12 @@ const LINES_SQL = `SELECT al.c_allocationline_id AS id, (SELECT c.iso_code FROM 
       'id', p.c_payment_id, 'documentno', p.documentno, 'status', p.docstatus, 'receipt', p.isreceipt = 'Y', 'sense', ${PAYMENT_SENSE_SQL('p')},
       'currencyId', p.c_currency_id, 'iso', (SELECT c.iso_code FROM c_currency c WHERE c.c_currency_id = p.c_currency_id),
       'conversionTypeId', p.c_conversiontype_id, 'payAmt', p.payamt::text, 'dateAcct', p.dateacct, 'open', (${UNALLOCATED_SQL('p')})::text,
-      'taken', ${convertedSql('al.amount', 'ah.c_currency_id', 'p.c_currency_id', 'p.c_conversiontype_id', '$2::timestamp', 'ah.ad_client_id')}::text) END AS payment
+      'taken', ${convertedSql('al.amount', 'ah.c_currency_id', 'p.c_currency_id', 'p.c_conversiontype_id', '$2::timestamp', 'ah.ad_client_id')}::text) END AS payment,
+    CASE WHEN al.c_cashline_id IS NULL THEN NULL ELSE json_build_object('id', al.c_cashline_id, 'account',
+      (SELECT v.account_id FROM c_cashline cl JOIN c_cash c ON c.c_cash_id = cl.c_cash_id
+          JOIN c_cashbook_acct ca ON ca.c_cashbook_id = c.c_cashbook_id AND ca.isactive = 'Y'
+          JOIN c_validcombination v ON v.c_validcombination_id = ca.cb_cashtransfer_acct
+        WHERE cl.c_cashline_id = al.c_cashline_id ORDER BY ca.c_acctschema_id LIMIT 1)) END AS cash
   FROM c_allocationline al
   JOIN c_allocationhdr ah ON ah.c_allocationhdr_id = al.c_allocationhdr_id
   LEFT JOIN c_invoice i ON i.c_invoice_id = al.c_invoice_id
@@ -83,7 +90,7 @@ const json = <T>(v: unknown): T | null => (v === null || v === undefined ? null 
  * allocation, and the line's amounts converted to each document's currency at `dateTrx`.
  */
 export async function settlementLines(q: Queryable, allocationId: number, dateTrx: unknown): Promise<SettlementLine[]> {
-  const { rows } = await q.query<{ id: number; iso: string; bpartner: number | null; amount: string; discount: string; writeoff: string; invoice: unknown; payment: unknown }>(
+  const { rows } = await q.query<{ id: number; iso: string; bpartner: number | null; amount: string; discount: string; writeoff: string; invoice: unknown; payment: unknown; cash: unknown }>(
     LINES_SQL,
     [allocationId, dateTrx],
     { name: 'doc_allocation_settlement' },
@@ -97,6 +104,7 @@ export async function settlementLines(q: Queryable, allocationId: number, dateTr
     writeoff: r.writeoff,
     invoice: json<LineInvoice>(r.invoice),
     payment: json<LinePayment>(r.payment),
+    cash: json<{ id: number; account: number | null }>(r.cash),
   }));
 }
 

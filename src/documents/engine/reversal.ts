@@ -43,7 +43,9 @@ export async function createReversal(d: DocumentContext, details: readonly Rever
   };
   const sql = new SqlBuilder();
   const origin = sql.param(docId(d));
-  const header: Record<string, string> = { ...common(sql), [key]: sql.param(newId), documentno: sql.param(reversalNumber(d.row)), docstatus: `'RE'`, docaction: `'--'`, reversal_id: origin, posted: `'N'` };
+  const header: Record<string, string> = { ...common(sql), [key]: sql.param(newId), docstatus: `'RE'`, docaction: `'--'`, reversal_id: origin, posted: `'N'` };
+  // A parameter only for a column the table has (a cash journal has no document number).
+  if (table.byName.has('documentno')) header.documentno = sql.param(reversalNumber(d.row));
   if (table.uuColumn) header[table.uuColumn.dbName] = 'gen_random_uuid()::text';
   if (table.byName.has('dateacct')) header.dateacct = `${sql.param(dateAcct)}::timestamp`;
   if (table.byName.has('description')) header.description = `btrim(COALESCE(x.description, '') || ' ' || ${sql.param(`(->${String(d.row.documentno ?? '')})`)})`;

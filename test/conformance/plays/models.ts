@@ -36,6 +36,7 @@ export const models: Play[] = [
   { op: 'GET /models/{tableName}/{id}', path: { tableName: ex('C_Tax'), id: ex('C_Tax_1000000', (_v, c) => c.taxId) }, query: { showsql: ex('showSQLNoData') }, expect: 200 },
   { op: 'GET /models/{tableName}/{id}', path: { tableName: ex('M_Product'), id: ex('M_Product_122') }, query: { $expand: ex('M_Product_122_ProductCategoryID_ProductPrice') }, expect: 200 },
   { op: 'GET /models/{tableName}/{id}', path: { tableName: ex('C_Tax_Acct'), id: ex('C_Tax_Acct_UUID', (_v, c) => c.taxAcctUid) }, expect: 200 },
+  { op: 'GET /models/{tableName}/{id}', path: { tableName: ex('C_Cash'), id: ex('C_Cash_101') }, expect: 200 },
   { op: 'GET /models/{tableName}/{id}', title: 'a missing record', path: { tableName: 'c_bpartner', id: 987654 }, expect: 404 },
   { op: 'GET /models/{tableName}/{id}/{columnName}', path: { tableName: ex('AD_Client'), id: ex('AD_Client_11'), columnName: ex('AD_Client_AD_Language') }, expect: 200 },
   { op: 'PUT /models/{tableName}/{id}', path: { tableName: ex('C_Tax'), id: ex('C_Tax_1000000', (_v, c) => c.taxId) }, body: ex('C_Tax_1000000', (v, c) => ({ ...v, id: c.taxId })), expect: 200 },

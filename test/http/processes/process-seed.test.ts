@@ -16,9 +16,9 @@ describe('migration 31 (built-in processes)', () => {
     const open = () => openDatabase({ databaseUrl: fresh.databaseUrl, dataDir: fresh.dataDir, cacheDir });
     const count = async (db: Awaited<ReturnType<typeof open>>) => {
       const { rows } = await db.query<{ p: number; pp: number; a: number; m: number; f: number }>(
-        `SELECT (SELECT count(*)::int FROM ad_process WHERE ad_process_id BETWEEN 200300 AND 999999) AS p,
-                (SELECT count(*)::int FROM ad_process_para WHERE ad_process_id BETWEEN 200300 AND 999999) AS pp,
-                (SELECT count(*)::int FROM ad_process_access) AS a,
+        `SELECT (SELECT count(*)::int FROM ad_process WHERE ad_process_id BETWEEN 200300 AND 1099999) AS p,
+                (SELECT count(*)::int FROM ad_process_para WHERE ad_process_id BETWEEN 200300 AND 1099999) AS pp,
+                (SELECT count(*)::int FROM ad_process_access WHERE ad_process_id < 1100000) AS a,
                 (SELECT count(*)::int FROM ad_message WHERE value = 'BackgroundJob') AS m,
                 (SELECT count(*)::int FROM ad_printformat WHERE ad_printformat_id >= 200300) AS f`,
       );
@@ -26,8 +26,9 @@ describe('migration 31 (built-in processes)', () => {
     };
     let db = await open();
     const seeded = await count(db);
-    await db.exec(`DELETE FROM ad_process_access WHERE ad_process_id BETWEEN 200300 AND 999999; DELETE FROM ad_process_para WHERE ad_process_id BETWEEN 200300 AND 999999;
-      DELETE FROM ad_process WHERE ad_process_id BETWEEN 200300 AND 999999; DELETE FROM ad_message WHERE value = 'BackgroundJob'; DELETE FROM ad_printformat WHERE ad_printformat_id >= 200300;
+    // Processes of later migrations (ids from 1100000) are not migration 31's.
+    await db.exec(`DELETE FROM ad_process_access WHERE ad_process_id BETWEEN 200300 AND 1099999; DELETE FROM ad_process_para WHERE ad_process_id BETWEEN 200300 AND 1099999;
+      DELETE FROM ad_process WHERE ad_process_id BETWEEN 200300 AND 1099999; DELETE FROM ad_message WHERE value = 'BackgroundJob'; DELETE FROM ad_printformat WHERE ad_printformat_id >= 200300;
       DELETE FROM dictum.migration WHERE version = 31`);
     await db.close();
     db = await open();

@@ -1,0 +1,174 @@
+// Bank statement benchmark (npm run bench:bank; build first): after a warm-up statement of --warmup
+// lines (default 200), a statement of --lines lines (default 1000) read from the bank, matched to as many payments by the Bank Statement Matcher and
+// completed, through the API, timed, with every SQL statement the service ran recorded on the wire;
+// then the same statements replayed once by pgbench on a copy of the database as it was before,
+// for the ratio replay time / service time (target >= 0.5: the service takes at most twice what
+// PostgreSQL alone needs for its SQL).
+// Databases: <name>_pre (migrated demo with the payments), <name>_run (the service's) and
+// <name>_replay (pgbench's), on DATABASE_URL's server (default dictum_bench on 127.0.0.1:5432);
+// dropped at the end unless --keep.
+import path from 'node:path';
+import os from 'node:os';
+import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { assertBenchDatabase, connect, databaseName, TCP_DATABASE_URL, withDatabase, withHostPort } from './lib/database.mjs';
+import { startRecorder } from './lib/pg-recorder.mjs';
+import { freePort, login, startDictum, waitIdle } from './lib/server.mjs';
+import { parsePgbenchOutput, pgArgs, pgbenchScript } from './lib/pgbench.mjs';
+import { runTool } from './lib/children.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const option = (name, def) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+};
+const LINES = option('lines', 1000);
+/** Lines of the warm-up statement (its own payments), run through the instance before the measured one. */
+const WARMUP = option('warmup', 200);
+const keep = process.argv.includes('--keep');
+const baseUrl = process.env.DATABASE_URL?.trim() || TCP_DATABASE_URL;
+assertBenchDatabase(baseUrl);
+const base = `${databaseName(baseUrl)}_bank`;
+const url = (suffix) => withDatabase(baseUrl, `${base}_${suffix}`);
+const BANK_ACCOUNT = 100;
+const FIRST_PAYMENT = 2_900_001;
+
+async function admin(fn) {
+  const c = await connect(withDatabase(baseUrl, 'postgres'));
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+const drop = (names) => admin(async (c) => {
+  for (const n of names) await c.query(`DROP DATABASE IF EXISTS "${n}" WITH (FORCE)`);
+});
+
+/** The demo database, migrated, with LINES (and WARMUP) completed unreconciled payments of the bank account (receipts and vendor payments). */
+async function preparePre() {
+  await drop([`${base}_pre`, `${base}_run`, `${base}_replay`]);
+  await admin((c) => c.query(`CREATE DATABASE "${base}_pre"`));
+  const migrated = spawnSync(process.execPath, ['dist/src/main.js', 'migrate'], { cwd: root, env: { ...process.env, DATABASE_URL: url('pre'), LOG_LEVEL: 'warn' }, encoding: 'utf8' });
+  if (migrated.status !== 0) throw new Error(`migrate failed: ${migrated.stderr.slice(-1500)}`);
+  const c = await connect(url('pre'));
+  try {
+    await c.query(
+      `INSERT INTO c_payment (c_payment_id, c_payment_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, documentno, c_doctype_id, isreceipt,
+         c_bankaccount_id, c_bpartner_id, c_currency_id, datetrx, dateacct, payamt, discountamt, writeoffamt, overunderamt, tendertype, trxtype,
+         docstatus, docaction, processed, posted, isallocated, isreconciled, isprepayment, processing)
+       SELECT $1 + i, gen_random_uuid()::text, 11, 11, 'Y', now(), 100, now(), 100, 'BNK' || lpad(i::text, 6, '0'), CASE WHEN i % 3 = 0 THEN 125 ELSE 119 END,
+              CASE WHEN i % 3 = 0 THEN 'N' ELSE 'Y' END, $2, CASE WHEN i % 2 = 0 THEN 117 ELSE 118 END, 100, current_date, current_date,
+              10 + (i % 500) + (i % 100) / 100.0, 0, 0, 0, 'K', 'S', 'CO', 'CL', 'Y', 'Y', 'N', 'N', 'N', 'N'
+         FROM generate_series(0, $3 - 1) i`,
+      [FIRST_PAYMENT, BANK_ACCOUNT, LINES + WARMUP],
+    );
+  } finally {
+    await c.end();
+  }
+  await admin(async (a) => {
+    await a.query(`CREATE DATABASE "${base}_run" TEMPLATE "${base}_pre"`);
+    await a.query(`CREATE DATABASE "${base}_replay" TEMPLATE "${base}_pre"`);
+  });
+}
+
+/** The statement's lines as the bank reports them: each names its payment's document number and amount. */
+async function statementLines() {
+  const c = await connect(url('run'));
+  try {
+    const { rows } = await c.query(`SELECT documentno, CASE WHEN isreceipt = 'Y' THEN payamt ELSE -payamt END AS amount FROM c_payment WHERE c_payment_id >= $1 ORDER BY c_payment_id`, [FIRST_PAYMENT]);
+    return rows.map((r) => ({ ReferenceNo: r.documentno, StmtAmt: Number(r.amount), TrxAmt: Number(r.amount) }));
+  } finally {
+    await c.end();
+  }
+}
+
+async function call(server, token, method, p, body) {
+  const r = await fetch(server.baseUrl + p, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(600_000) });
+  const text = await r.text();
+  if (r.status < 200 || r.status > 299) throw new Error(`${method} ${p} answered ${r.status}: ${text.slice(0, 800)}`);
+  return JSON.parse(text);
+}
+
+/** A statement of `lines` created, matched and completed through the API: the three answers and their times. */
+async function statementThroughApi(server, token, lines) {
+  const started = performance.now();
+  const created = await call(server, token, 'POST', '/api/v1/models/c_bankstatement', { C_BankAccount_ID: BANK_ACCOUNT, C_BankStatementLine: lines });
+  const createdAt = performance.now();
+  const matched = await call(server, token, 'POST', '/api/v1/processes/c_bankstatement_matcher', { 'model-name': 'c_bankstatement', 'record-id': created.id });
+  const matchedAt = performance.now();
+  const done = await call(server, token, 'PUT', `/api/v1/models/c_bankstatement/${created.id}`, { 'doc-action': 'CO' });
+  const ms = performance.now() - started;
+  if (matched.isError || matched.summary !== `Matched ${lines.length} of ${lines.length} lines`) throw new Error(`the matcher answered: ${JSON.stringify(matched)}`);
+  const status = typeof done.DocStatus === 'object' ? done.DocStatus.id : done.DocStatus;
+  if (status !== 'CO') throw new Error(`the statement ended in ${status}`);
+  return { ms, steps: { create: Math.round(createdAt - started), match: Math.round(matchedAt - createdAt), complete: Math.round(started + ms - matchedAt) }, documentNo: done.DocumentNo, summary: matched.summary };
+}
+
+/**
+ * The measured statement, recorded, after a warm-up statement of its own payments (the instance
+ * loads and compiles its code on first use, as it would have long done in service): {ms, steps,
+ * statements, documentNo, summary}.
+ */
+async function runService(lines, warmup) {
+  const recorder = await startRecorder({ host: '127.0.0.1', port: Number(new URL(baseUrl).port || 5432) });
+  const server = await startDictum({ root, databaseUrl: withHostPort(url('run'), '127.0.0.1', recorder.port), port: await freePort() });
+  try {
+    const token = await login(server.baseUrl);
+    if (warmup.length) await statementThroughApi(server, token, warmup);
+    await waitIdle(server.pid);
+    recorder.clear();
+    const run = await statementThroughApi(server, token, lines);
+    return { ...run, statements: recorder.statements() };
+  } finally {
+    await server.stop();
+    await recorder.close();
+  }
+}
+
+/**
+ * pgbench reads ":name" as a variable even inside a literal: a colon before a letter in a text
+ * parameter (the JSON a process instance keeps, "isError":false) gets a space after it.
+ */
+const withoutColons = (st) => ({ ...st, params: st.params.map((p) => (typeof p === 'string' ? p.replace(/:(?=[A-Za-z_])/g, ': ') : p)) });
+
+/** The recorded statements replayed once, in one session, by pgbench: milliseconds. */
+async function replay(statements) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bank-bench-'));
+  try {
+    const file = path.join(dir, 'bank-statement.sql');
+    if (process.env.BANK_BENCH_DUMP) fs.writeFileSync(process.env.BANK_BENCH_DUMP, JSON.stringify(statements, null, 1));
+    fs.writeFileSync(file, pgbenchScript(statements.map(withoutColons)));
+    const conn = pgArgs(url('replay'));
+    const out = await runTool('pgbench', ['-n', '-f', file, '-c', '1', '-t', '1', '-M', 'prepared', ...conn.args, conn.db], {
+      cwd: dir,
+      env: conn.env,
+      timeoutMs: 600_000,
+      describeFailure: (code, err) => `pgbench exited with ${code}: ${err.trim().split('\n').slice(-5).join(' | ')}`,
+    });
+    const parsed = parsePgbenchOutput(out);
+    if (parsed.failed) throw new Error('the replay failed');
+    return parsed.meanMs;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+try {
+  const preparing = performance.now();
+  await preparePre();
+  const all = await statementLines();
+  const lines = all.slice(0, LINES);
+  console.log(`bank statement benchmark: ${lines.length} lines (after a warm-up statement of ${WARMUP}), prepared in ${Math.round((performance.now() - preparing) / 1000)} s`);
+  const service = await runService(lines, all.slice(LINES));
+  const replayMs = await replay(service.statements);
+  const ratio = Math.round((replayMs / service.ms) * 100) / 100;
+  console.log(`statement ${service.documentNo}: created, ${service.summary.toLowerCase()}, completed through the API in ${Math.round(service.ms)} ms (create ${service.steps.create}, match ${service.steps.match}, complete ${service.steps.complete})`);
+  console.log(`SQL statements: ${service.statements.length}`);
+  console.log(`pgbench replay of the same SQL: ${Math.round(replayMs)} ms`);
+  console.log(`ratio (replay / service): ${ratio.toFixed(2)}x (target >= 0.5x) ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, replayMs: Math.round(replayMs), ratio }));
+} finally {
+  if (!keep) await drop([`${base}_run`, `${base}_replay`, `${base}_pre`]);
+}

@@ -1,0 +1,12 @@
+import type { ModelEvents } from '../../events/model-events.js';
+import { registerDocumentPrinter } from '../../print/document-print.js';
+import { printBalanceDocument } from './balance-print.js';
+import { registerBalanceDocument } from './balance.js';
+import { bankStatementDocument } from './statement-document.js';
+import { STATEMENT_BALANCE, statementBeforeNew, statementLineBeforeSave } from './statement-rules.js';
+
+/** Bank statements: the rules of their headers and lines, and the document type. */
+export function registerBankStatement(events: ModelEvents): void {
+  registerBalanceDocument(events, STATEMENT_BALANCE, { headerBeforeNew: statementBeforeNew, lineBeforeSave: statementLineBeforeSave }, bankStatementDocument);
+  registerDocumentPrinter('c_bankstatement', (q, _auth, table, id, type) => printBalanceDocument(q, table, id, type));
+}
