@@ -32,6 +32,8 @@ export const DOCUMENT_TYPE_RULES: ReadonlyMap<string, DocumentTypeRule> = new Ma
   ['m_inout', { columns: ['c_doctype_id'], baseTypes: ['MMS', 'MMR'], defaults: { sales: 'MMS', purchase: 'MMR' }, side: null }],
   ['c_payment', { columns: ['c_doctype_id'], baseTypes: ['ARR', 'APP'], defaults: { sales: 'ARR', purchase: 'APP' }, side: 'isreceipt' }],
   ['c_allocationhdr', { columns: ['c_doctype_id'], baseTypes: ['CMA'], defaults: { sales: 'CMA', purchase: 'CMA' }, side: null }],
+  ['m_movement', { columns: ['c_doctype_id'], baseTypes: ['MMM'], defaults: { sales: 'MMM', purchase: 'MMM' }, side: null }],
+  ['m_inventory', { columns: ['c_doctype_id'], baseTypes: ['MMI'], defaults: { sales: 'MMI', purchase: 'MMI' }, side: null }],
 ]);
 
 /** The rule of a document table (one of DOCUMENT_TYPE_RULES). */

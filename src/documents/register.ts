@@ -15,6 +15,7 @@ import { addPeriodControls } from './engine/period.js';
 import { nowTimestamp } from './row-values.js';
 import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js';
 import { chargePaymentBeforeSave } from './charge-rules.js';
+import { registerStockDocuments } from './stock/register-stock-documents.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
@@ -55,6 +56,7 @@ export function registerDocumentRules(events: ModelEvents): void {
   events.on('before-new', 'c_payment', paymentBeforeNew);
   events.on('before-new', 'c_allocationhdr', allocationBeforeNew);
   events.on('before-new', 'c_allocationline', allocationLineBeforeNew);
+  registerStockDocuments(events);
   // Last of the header rules: the document type they kept or chose must be one of the table and side.
   for (const table of DOCUMENT_TYPE_RULES.keys()) {
     events.on('before-new', table, documentTypeBeforeSave);

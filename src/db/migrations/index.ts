@@ -24,6 +24,7 @@ import { stampSchema } from '../../dictionary/stamp.js';
 import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
+import { addWarehouseDifferenceAccounts } from '../../documents/inventory/warehouse-accounts-seed.js';
 
 export interface Migration {
   version: number;
@@ -368,6 +369,13 @@ export const migrations: Migration[] = [
     name: "the data model's finance, inventory, pricing, returns, projects, manufacturing and assets tables (GL journals, bank statements, cash, payment selections, dunning runs, financial reports, moves, counts, attributes, costs, discount breaks, requisitions, ...), and their own columns for the tables that stood in for them",
     async up(tx) {
       await addDataModelAdditions(tx);
+    },
+  },
+  {
+    version: 210,
+    name: 'warehouse differences account (M_Warehouse_Acct.W_Differences_Acct, demo account 56100) that physical inventory differences post to',
+    async up(tx) {
+      await addWarehouseDifferenceAccounts(tx);
     },
   },
 ];
