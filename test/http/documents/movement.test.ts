@@ -8,11 +8,7 @@ describe('inventory moves (M_Movement)', () => {
   const fx = serverWithDemoRoles();
   const call = (method: string, path: string, body?: unknown, token = fx.admin) => fx.server.request(method, path, { token, body });
   const stock = stockHelpers(() => ({ server: fx.server, token: fx.admin }));
-  const at = async (product: number, locator: number) => {
-    const r = await call('GET', `/api/v1/models/m_storageonhand?$filter=${q(`M_Product_ID eq ${product} and M_Locator_ID eq ${locator}`)}`);
-    assert.equal(r.status, 200, r.text);
-    return r.body.records.reduce((n: number, s: any) => n + Number(s.QtyOnHand), 0);
-  };
+  const at = stock.onHandAt;
   const move = (lines: Record<string, unknown>[], extra: Record<string, unknown> = {}, token = fx.admin) =>
     call('POST', '/api/v1/models/m_movement', { M_MovementLine: lines, ...extra }, token);
 
