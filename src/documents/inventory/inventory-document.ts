@@ -25,18 +25,24 @@ async function subType(d: DocumentContext): Promise<string | null> {
   return rows[0]?.docsubtypeinv ?? null;
 }
 
-async function moveStock(d: DocumentContext, inventoryId: number, date: unknown): Promise<void> {
+async function moveStock(d: DocumentContext, inventoryId: number, date: unknown, stampInventory = false): Promise<void> {
   await refuseNegativeStock(d.wc.tx, DELTAS_SQL, inventoryId, 'inventory');
-  await applyStockDeltas(d.wc.tx, DELTAS_SQL, 'm_inventoryline_id', inventoryId, date, d.wc.auth.userId);
+  await applyStockDeltas(d.wc.tx, DELTAS_SQL, 'm_inventoryline_id', inventoryId, date, d.wc.auth.userId, stampInventory);
 }
 
-/** The book quantity of every line of a physical inventory is the stock on hand now. */
+/**
+ * The book quantity of every line of a physical inventory is the stock on hand now: one join of
+ * the lines with their storage, and only the lines whose book quantity changed are written.
+ */
 async function refreshBook(d: DocumentContext): Promise<void> {
   await d.wc.tx.query(
-    `UPDATE m_inventoryline il SET qtybook = COALESCE((SELECT sum(s.qtyonhand) FROM m_storageonhand s
-                                                        WHERE s.m_product_id = il.m_product_id AND s.m_locator_id = il.m_locator_id
-                                                          AND s.m_attributesetinstance_id = COALESCE(il.m_attributesetinstance_id, 0)), 0)
-      WHERE il.m_inventory_id = $1`,
+    `UPDATE m_inventoryline il SET qtybook = b.qty
+       FROM (SELECT l.m_inventoryline_id AS id, COALESCE(sum(s.qtyonhand), 0) AS qty
+               FROM m_inventoryline l
+               LEFT JOIN m_storageonhand s ON s.m_product_id = l.m_product_id AND s.m_locator_id = l.m_locator_id
+                                          AND s.m_attributesetinstance_id = COALESCE(l.m_attributesetinstance_id, 0)
+              WHERE l.m_inventory_id = $1 GROUP BY l.m_inventoryline_id) b
+      WHERE il.m_inventoryline_id = b.id AND il.qtybook IS DISTINCT FROM b.qty`,
     [docId(d)],
     { name: 'doc_inventory_refresh_book' },
   );
@@ -48,7 +54,7 @@ async function stampCounted(d: DocumentContext, date: unknown): Promise<void> {
     `UPDATE m_storageonhand s SET datelastinventory = $2::timestamp
        FROM m_inventoryline il
       WHERE il.m_inventory_id = $1 AND il.isactive = 'Y' AND s.m_product_id = il.m_product_id AND s.m_locator_id = il.m_locator_id
-        AND s.m_attributesetinstance_id = COALESCE(il.m_attributesetinstance_id, 0)`,
+        AND s.m_attributesetinstance_id = COALESCE(il.m_attributesetinstance_id, 0) AND s.datelastinventory IS DISTINCT FROM $2::timestamp`,
     [docId(d), date],
     { name: 'doc_inventory_stamp' },
   );
@@ -100,8 +106,10 @@ export const inventoryDocument: DocumentType = {
     await definiteNumberAndDate(d, 'movementdate');
     const periodId = await requireOpenPeriod(d, 'movementdate');
     const date = current(d, 'movementdate');
-    await moveStock(d, docId(d), date);
-    if ((await subType(d)) === 'PI') await stampCounted(d, date);
+    const counted = (await subType(d)) === 'PI';
+    await moveStock(d, docId(d), date, counted);
+    // The storage the count changed is stamped already; lines without a difference are stamped here.
+    if (counted) await stampCounted(d, date);
     await postInventory(d, periodId);
     return 'CO';
   },

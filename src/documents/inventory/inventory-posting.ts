@@ -42,7 +42,7 @@ export async function postInventory(d: DocumentContext, periodId: number): Promi
                              ORDER BY CASE WHEN wa.m_warehouse_id = loc.m_warehouse_id THEN 0 ELSE 1 END, wa.m_warehouse_id LIMIT 1) wd ON true
         WHERE il.m_inventory_id = $1 AND il.isactive = 'Y' AND x.qty <> 0
      ), costed AS (
-       UPDATE m_inventoryline il SET currentcostprice = l.cost FROM l WHERE il.m_inventoryline_id = l.m_inventoryline_id
+       UPDATE m_inventoryline il SET currentcostprice = l.cost FROM l WHERE il.m_inventoryline_id = l.m_inventoryline_id AND il.currentcostprice IS DISTINCT FROM l.cost
      ), facts AS (
        INSERT INTO fact_acct (fact_acct_id, fact_acct_uu, ad_client_id, ad_org_id, c_acctschema_id, ad_table_id, record_id, c_period_id, dateacct, datetrx,
          c_currency_id, gl_category_id, c_bpartner_id, account_id, amtsourcedr, amtsourcecr, amtacctdr, amtacctcr, line_id, m_product_id, c_tax_id, qty,

@@ -23,22 +23,26 @@ export const transactionInsertSql = (lineColumn: string, movementType: string, d
 /**
  * The end of a stock change statement: `g` grouping `l` by product, locator and attribute
  * instance, and the M_StorageOnHand upsert of those sums (the oldest material date's row, or a
- * new row dated by the movement).
+ * new row dated by the movement). A physical inventory stamps the rows it changes with its date
+ * (DateLastInventory).
  */
-export const storageUpsertSql = (date: string, now: string, user: string): string =>
+export const storageUpsertSql = (date: string, now: string, user: string, stampInventory = false): string =>
   `g AS (
      SELECT m_product_id, m_locator_id, asi, min(ad_client_id) AS ad_client_id, min(ad_org_id) AS ad_org_id, sum(qty) AS qty
        FROM l GROUP BY m_product_id, m_locator_id, asi
    )
    INSERT INTO m_storageonhand (m_product_id, m_locator_id, m_attributesetinstance_id, datematerialpolicy, ad_client_id, ad_org_id, qtyonhand,
-                                m_storageonhand_uu, isactive, created, createdby, updated, updatedby)
+                                m_storageonhand_uu, isactive, created, createdby, updated, updatedby, datelastinventory)
    SELECT g.m_product_id, g.m_locator_id, g.asi,
           COALESCE((SELECT min(s.datematerialpolicy) FROM m_storageonhand s
                      WHERE s.m_product_id = g.m_product_id AND s.m_locator_id = g.m_locator_id AND s.m_attributesetinstance_id = g.asi), date_trunc('day', ${date}::timestamp)),
-          g.ad_client_id, g.ad_org_id, g.qty, gen_random_uuid()::text, 'Y', ${now}::timestamp, ${user}, ${now}::timestamp, ${user}
+          g.ad_client_id, g.ad_org_id, g.qty, gen_random_uuid()::text, 'Y', ${now}::timestamp, ${user}, ${now}::timestamp, ${user},
+          ${stampInventory ? `${date}::timestamp` : 'NULL::timestamp'}
      FROM g ORDER BY g.m_product_id, g.m_locator_id, g.asi
    ON CONFLICT (m_product_id, m_locator_id, m_attributesetinstance_id, datematerialpolicy)
-   DO UPDATE SET qtyonhand = m_storageonhand.qtyonhand + excluded.qtyonhand, updated = excluded.updated, updatedby = excluded.updatedby`;
+   DO UPDATE SET qtyonhand = m_storageonhand.qtyonhand + excluded.qtyonhand, updated = excluded.updated, updatedby = excluded.updatedby${
+     stampInventory ? ', datelastinventory = excluded.datelastinventory' : ''
+   }`;
 
 /**
  * Moves the stock of a shipment or receipt's lines, in one statement: one M_Transaction row per
@@ -79,15 +83,24 @@ export async function moveStock(q: Queryable, inoutId: number, movementType: str
  * Applies the stock changes of a move or a count in one statement: `deltasSql` selects them with
  * $1 the document's id (line_id, m_product_id, m_locator_id, asi, qty, movementtype); each is an
  * M_Transaction row linked through `lineColumn`, and the on-hand quantities of the locators
- * follow, under the organization of the locator's warehouse.
+ * follow, under the organization of the locator's warehouse (stamped with the date when
+ * `stampInventory`, see storageUpsertSql).
  */
-export async function applyStockDeltas(q: Queryable, deltasSql: string, lineColumn: 'm_movementline_id' | 'm_inventoryline_id', docId: number, movementDate: unknown, userId: number): Promise<void> {
+export async function applyStockDeltas(
+  q: Queryable,
+  deltasSql: string,
+  lineColumn: 'm_movementline_id' | 'm_inventoryline_id',
+  docId: number,
+  movementDate: unknown,
+  userId: number,
+  stampInventory = false,
+): Promise<void> {
   await q.query(
     `WITH d AS (${deltasSql}), l AS (
        SELECT d.line_id, d.m_product_id, d.m_locator_id, d.asi, d.qty, d.movementtype, loc.ad_client_id, loc.ad_org_id
          FROM d JOIN m_locator loc ON loc.m_locator_id = d.m_locator_id
-     ), tr AS (${transactionInsertSql(lineColumn, 'l.movementtype', '$2', '$3', '$4')}), ${storageUpsertSql('$2', '$3', '$4')}`,
+     ), tr AS (${transactionInsertSql(lineColumn, 'l.movementtype', '$2', '$3', '$4')}), ${storageUpsertSql('$2', '$3', '$4', stampInventory)}`,
     [docId, movementDate, nowTimestamp(), userId],
-    { name: `doc_stock_deltas_${lineColumn}` },
+    { name: `doc_stock_deltas_${lineColumn}${stampInventory ? '_stamped' : ''}` },
   );
 }
