@@ -1,8 +1,8 @@
 import { chargeAccountSql } from '../accounting/charge-account.js';
 import { accountSchema } from '../accounting/facts.js';
+import { postFactRows } from '../accounting/fact-rows.js';
 import { current, docId, docTypeOf } from '../engine/common.js';
 import { refuse, type DocumentContext } from '../engine/document-type.js';
-import { nowTimestamp } from '../row-values.js';
 import { purchasePriceCostSql } from '../stock/product-cost.js';
 
 /**
@@ -25,9 +25,11 @@ export async function postInventory(d: DocumentContext, periodId: number): Promi
   const asset = schema.accounts.p_asset_acct;
   if (!asset) throw refuse('the accounting schema has no p_asset_acct');
   const dt = await docTypeOf(d);
-  const now = nowTimestamp();
-  const { rows } = await d.wc.tx.query<{ missing: number | null }>(
-    `WITH l AS (
+  const rows = await postFactRows(d, {
+    periodId,
+    dateAcct: current(d, 'movementdate'),
+    glCategoryId: dt?.gl_category_id ?? null,
+    ctes: `l AS (
        SELECT il.m_inventoryline_id, il.line, il.m_product_id, x.qty, x.cost, round(x.cost * x.qty, 2) AS amt,
               CASE WHEN il.c_charge_id IS NOT NULL THEN ${chargeAccountSql('il.c_charge_id', 'h.ad_client_id')} ELSE wd.account_id END AS other
          FROM m_inventoryline il
@@ -43,22 +45,14 @@ export async function postInventory(d: DocumentContext, periodId: number): Promi
         WHERE il.m_inventory_id = $1 AND il.isactive = 'Y' AND x.qty <> 0
      ), costed AS (
        UPDATE m_inventoryline il SET currentcostprice = l.cost FROM l WHERE il.m_inventoryline_id = l.m_inventoryline_id AND il.currentcostprice IS DISTINCT FROM l.cost
-     ), facts AS (
-       INSERT INTO fact_acct (fact_acct_id, fact_acct_uu, ad_client_id, ad_org_id, c_acctschema_id, ad_table_id, record_id, c_period_id, dateacct, datetrx,
-         c_currency_id, gl_category_id, c_bpartner_id, account_id, amtsourcedr, amtsourcecr, amtacctdr, amtacctcr, line_id, m_product_id, c_tax_id, qty,
-         description, postingtype, isactive, created, createdby, updated, updatedby)
-       SELECT nextval('fact_acct_sq'), gen_random_uuid()::text, $3, $4, $2, $5, $1, $6, $7::timestamp, $7::timestamp,
-              $8, $9, NULL, CASE WHEN s.side = 1 THEN $10 ELSE l.other END,
-              s.dr, s.cr, s.dr, s.cr, l.m_inventoryline_id, l.m_product_id, NULL, s.qty, NULL, 'A', 'Y', $11::timestamp, $12, $11::timestamp, $12
+     )`,
+    facts: `SELECT $3::bigint AS ad_org_id, CASE WHEN s.side = 1 THEN $4::bigint ELSE l.other END AS account_id, s.dr, s.cr, s.qty,
+              l.m_inventoryline_id AS line_id, l.m_product_id, row_number() OVER (ORDER BY l.line, l.m_inventoryline_id, s.side) AS ord
          FROM l CROSS JOIN LATERAL (VALUES (1, greatest(l.amt, 0), greatest(-l.amt, 0), l.qty), (2, greatest(-l.amt, 0), greatest(l.amt, 0), -l.qty)) AS s(side, dr, cr, qty)
-        WHERE l.amt <> 0 AND l.other IS NOT NULL
-        ORDER BY l.line, l.m_inventoryline_id, s.side
-     )
-     SELECT min(l.line) AS missing FROM l WHERE l.amt <> 0 AND l.other IS NULL`,
-    [docId(d), schema.schemaId, d.row.ad_client_id, d.row.ad_org_id, d.table.id, periodId, current(d, 'movementdate'), schema.currencyId, dt?.gl_category_id ?? 0, asset, now, d.wc.auth.userId],
-    { name: 'doc_inventory_post' },
-  );
+        WHERE l.amt <> 0 AND l.other IS NOT NULL`,
+    params: [docId(d), schema.schemaId, d.row.ad_org_id, asset],
+    answer: 'SELECT min(l.line) AS missing FROM l WHERE l.amt <> 0 AND l.other IS NULL',
+  });
   const missing = rows[0]?.missing;
   if (missing !== null && missing !== undefined) throw refuse(`line ${String(missing)} has no account to post its difference to (the charge's account or the warehouse's differences account)`);
-  d.changes.posted = 'Y';
 }

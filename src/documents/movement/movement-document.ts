@@ -1,7 +1,7 @@
-import { mul, round } from '../decimal.js';
-import { postFacts, type Fact } from '../accounting/facts.js';
+import { accountSchema } from '../accounting/facts.js';
+import { postFactRows } from '../accounting/fact-rows.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, noReactivation, requireLines, requireOpenPeriod } from '../engine/common.js';
-import type { DocumentContext, DocumentType } from '../engine/document-type.js';
+import { refuse, type DocumentContext, type DocumentType } from '../engine/document-type.js';
 import type { ReversalDetail } from '../engine/reversal.js';
 import { nowTimestamp } from '../row-values.js';
 import { applyStockDeltas } from '../stock/movements.js';
@@ -27,42 +27,37 @@ async function moveStock(d: DocumentContext, movementId: number, date: unknown):
   await applyStockDeltas(d.wc.tx, DELTAS_SQL, 'm_movementline_id', movementId, date, d.wc.auth.userId);
 }
 
-interface ValuedLine {
-  m_movementline_id: number;
-  m_product_id: number;
-  movementqty: string;
-  org_from: number;
-  org_to: number;
-  cost: string;
-}
-
 /**
- * Lines whose value changes organization: the warehouses of the two locators belong to different
- * organizations. Product asset is one account per schema here (the default accounts), so a move
- * inside an organization changes no balance and posts nothing.
+ * As the original's Doc_Movement, in one statement however many lines the move has: per line,
+ * product asset credited at the organization moved from and debited at the one moved to, the
+ * line's quantity at the product's cost. Product asset is one account per schema here (the
+ * default accounts), so only lines between warehouses of two organizations change a balance; a
+ * move inside an organization posts nothing.
  */
-const VALUED_LINES_SQL = `SELECT ml.m_movementline_id, ml.m_product_id, ml.movementqty::text, wf.ad_org_id AS org_from, wt.ad_org_id AS org_to,
-    COALESCE(${purchasePriceCostSql('ml.m_product_id', 'h.movementdate', 'h.ad_client_id')}, 0)::text AS cost
-  FROM m_movementline ml
-  JOIN m_movement h ON h.m_movement_id = ml.m_movement_id
-  JOIN m_product p ON p.m_product_id = ml.m_product_id AND p.producttype = 'I'
-  JOIN m_locator lf ON lf.m_locator_id = ml.m_locator_id JOIN m_warehouse wf ON wf.m_warehouse_id = lf.m_warehouse_id
-  JOIN m_locator lt ON lt.m_locator_id = ml.m_locatorto_id JOIN m_warehouse wt ON wt.m_warehouse_id = lt.m_warehouse_id
- WHERE ml.m_movement_id = $1 AND ml.isactive = 'Y' AND wf.ad_org_id <> wt.ad_org_id
- ORDER BY ml.line, ml.m_movementline_id`;
-
-/** As the original's Doc_Movement: product asset credited at the organization moved from and debited at the one moved to, at the product's cost. */
 async function post(d: DocumentContext, periodId: number): Promise<void> {
-  const { rows } = await d.wc.tx.query<ValuedLine>(VALUED_LINES_SQL, [docId(d)], { name: 'doc_movement_valued_lines' });
-  const facts: Fact[] = [];
-  for (const l of rows) {
-    const amount = round(mul(l.cost, l.movementqty), 2);
-    const common = { lineId: Number(l.m_movementline_id), productId: Number(l.m_product_id) };
-    facts.push({ ...common, account: 'p_asset_acct', cr: amount, qty: mul(l.movementqty, -1), orgId: Number(l.org_from) });
-    facts.push({ ...common, account: 'p_asset_acct', dr: amount, qty: l.movementqty, orgId: Number(l.org_to) });
-  }
+  const schema = await accountSchema(d);
+  const asset = schema.accounts.p_asset_acct;
+  if (!asset) throw refuse('the accounting schema has no p_asset_acct');
   const dt = await docTypeOf(d);
-  await postFacts(d, { dateAcct: current(d, 'movementdate'), periodId, bpartnerId: null, glCategoryId: dt?.gl_category_id ?? null, facts });
+  await postFactRows(d, {
+    periodId,
+    dateAcct: current(d, 'movementdate'),
+    glCategoryId: dt?.gl_category_id ?? null,
+    ctes: `l AS (
+       SELECT ml.m_movementline_id, ml.line, ml.m_product_id, ml.movementqty AS qty, wf.ad_org_id AS org_from, wt.ad_org_id AS org_to,
+              round(COALESCE(${purchasePriceCostSql('ml.m_product_id', 'h.movementdate', 'h.ad_client_id')}, 0) * ml.movementqty, 2) AS amt
+         FROM m_movementline ml
+         JOIN m_movement h ON h.m_movement_id = ml.m_movement_id
+         JOIN m_product p ON p.m_product_id = ml.m_product_id AND p.producttype = 'I'
+         JOIN m_locator lf ON lf.m_locator_id = ml.m_locator_id JOIN m_warehouse wf ON wf.m_warehouse_id = lf.m_warehouse_id
+         JOIN m_locator lt ON lt.m_locator_id = ml.m_locatorto_id JOIN m_warehouse wt ON wt.m_warehouse_id = lt.m_warehouse_id
+        WHERE ml.m_movement_id = $1 AND ml.isactive = 'Y' AND wf.ad_org_id <> wt.ad_org_id
+     )`,
+    facts: `SELECT s.org AS ad_org_id, $2::bigint AS account_id, s.dr, s.cr, s.qty, l.m_movementline_id AS line_id, l.m_product_id,
+              row_number() OVER (ORDER BY l.line, l.m_movementline_id, s.side) AS ord
+         FROM l CROSS JOIN LATERAL (VALUES (1, l.org_from, 0, l.amt, -l.qty), (2, l.org_to, l.amt, 0, l.qty)) AS s(side, org, dr, cr, qty)`,
+    params: [docId(d), asset],
+  });
 }
 
 const LINES: ReversalDetail = { table: 'm_movementline', link: 'm_movement_id', negate: ['movementqty', 'qtyentered'], backLink: 'reversalline_id' };
