@@ -115,6 +115,25 @@ describe('physical inventory and internal use (M_Inventory)', () => {
     assert.equal(await at(133, 101), before);
   });
 
+  it('posts a count line with a charge to the charge\'s account, and reverses a count by accrual', async () => {
+    const book = await at(139, 101);
+    const c = await count([{ M_Product_ID: 139, QtyCount: book + 2, C_Charge_ID: 100 }], { 'doc-action': 'CO' });
+    assert.equal(c.status, 201, c.text);
+    const facts = await factRows(c.body.id);
+    assert.equal(facts.length, 2);
+    assert.equal(facts[0]![0], ASSET);
+    assert.ok(facts[0]![1] > 0, 'stock went up: product asset debited');
+    assert.deepEqual(facts[1]!.slice(0, 1), [70200], 'Bank charge account, not warehouse differences');
+    assert.equal(facts[1]![2], facts[0]![1]);
+    const r = await call('PUT', `/api/v1/models/m_inventory/${c.body.id}`, { 'doc-action': 'RA' });
+    assert.equal(r.status, 200, r.text);
+    assert.equal(idOf(r.body.DocStatus), 'RE');
+    assert.equal(await at(139, 101), book);
+    const reversal = await call('GET', `/api/v1/models/m_inventory/${idOf(r.body.Reversal_ID)}?$expand=M_InventoryLine`);
+    assert.deepEqual(reversal.body.M_InventoryLine.map((l: any) => [l.QtyBook, l.QtyCount]), [[book + 2, book]], 'the reversal counts the original book quantity');
+    assert.equal((await stock.facts('m_inventory', reversal.body.id)).dr, -facts[0]![1]);
+  });
+
   it('refuses internal use beyond the stock of a warehouse that disallows negative inventory; nothing is written', async () => {
     const w = await call('PUT', '/api/v1/models/m_warehouse/103', { IsDisallowNegativeInv: true });
     assert.equal(w.status, 200, w.text);
