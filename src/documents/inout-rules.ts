@@ -136,7 +136,7 @@ export async function inoutLineBeforeSave(e: ModelEvent): Promise<void> {
 }
 
 /** A product's own unit (once per operation). */
-function productUnit(e: ModelEvent, productId: number): Promise<number | null> {
+export function productUnit(e: ModelEvent, productId: number): Promise<number | null> {
   return e.memo.get('m_product', `uom:${productId}`, async () => {
     const { rows } = await e.tx.query<{ c_uom_id: number | null }>('SELECT c_uom_id FROM m_product WHERE m_product_id = $1', [productId], { name: 'doc_product_uom' });
     return idOf(rows[0]?.c_uom_id);

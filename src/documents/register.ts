@@ -16,6 +16,7 @@ import { registerPayrunRules } from './payrun-rules.js';
 import { nowTimestamp } from './row-values.js';
 import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js';
 import { chargePaymentBeforeSave } from './charge-rules.js';
+import { registerStockDocuments } from './stock/register-stock-documents.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 import { registerGlJournals } from './gl-journal/register.js';
 import { registerBankStatement } from './bankstatement/register.js';
@@ -59,6 +60,7 @@ export function registerDocumentRules(events: ModelEvents): void {
   events.on('before-new', 'c_payment', paymentBeforeNew);
   events.on('before-new', 'c_allocationhdr', allocationBeforeNew);
   events.on('before-new', 'c_allocationline', allocationLineBeforeNew);
+  registerStockDocuments(events);
   // Last of the header rules: the document type they kept or chose must be one of the table and side.
   for (const table of DOCUMENT_TYPE_RULES.keys()) {
     events.on('before-new', table, documentTypeBeforeSave);

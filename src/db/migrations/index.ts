@@ -31,6 +31,7 @@ import { addFinancialStatements } from '../../seed/financial-statements.js';
 import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
 import { QUEUE_CONTROL_SCHEMA } from '../../queue/queue-control.js';
 import { addDunningSeed, addOpenItemsSeed, addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
+import { addWarehouseDifferenceAccounts } from '../../documents/inventory/warehouse-accounts-seed.js';
 
 export interface Migration {
   version: number;
@@ -452,6 +453,13 @@ export const migrations: Migration[] = [
     name: 'print processes of bank statements and cash journals (Bank Statement Print, Cash Journal Print)',
     async up(tx) {
       await addBankAndCashPrints(tx);
+    },
+  },
+  {
+    version: 210,
+    name: 'warehouse differences account (M_Warehouse_Acct.W_Differences_Acct, demo account 56100) that physical inventory differences post to',
+    async up(tx) {
+      await addWarehouseDifferenceAccounts(tx);
     },
   },
 ];

@@ -2,6 +2,7 @@ import { mul, round } from '../decimal.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
 import { moveStock } from '../stock/movements.js';
+import { purchasePriceCostSql } from '../stock/product-cost.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
 import { matchReceipt } from './matching.js';
@@ -21,12 +22,7 @@ interface CostLine {
  * standard price of the client's default purchase price list on the movement date.
  */
 const COST_SQL = `SELECT il.m_inoutline_id, il.m_product_id, il.movementqty::text,
-    COALESCE(CASE WHEN h.issotrx = 'N' THEN ol.priceactual END,
-      (SELECT pp.pricestd FROM m_productprice pp
-         JOIN m_pricelist_version v ON v.m_pricelist_version_id = pp.m_pricelist_version_id AND v.isactive = 'Y' AND v.validfrom <= h.movementdate
-         JOIN m_pricelist pl ON pl.m_pricelist_id = v.m_pricelist_id AND pl.issopricelist = 'N' AND pl.isactive = 'Y' AND pl.ad_client_id IN (0, h.ad_client_id)
-        WHERE pp.m_product_id = il.m_product_id AND pp.isactive = 'Y'
-        ORDER BY CASE WHEN pl.isdefault = 'Y' THEN 0 ELSE 1 END, v.validfrom DESC LIMIT 1), 0)::text AS cost
+    COALESCE(CASE WHEN h.issotrx = 'N' THEN ol.priceactual END, ${purchasePriceCostSql('il.m_product_id', 'h.movementdate', 'h.ad_client_id')}, 0)::text AS cost
   FROM m_inoutline il
   JOIN m_inout h ON h.m_inout_id = il.m_inout_id
   JOIN m_product p ON p.m_product_id = il.m_product_id AND p.producttype = 'I'

@@ -16,6 +16,9 @@ export function stockHelpers(at: () => { server: TestServer; token: string }) {
   return {
     /** On hand at the HQ warehouse's locator 101. */
     onHand: async (product: number) => sum((await get(`/api/v1/models/m_storageonhand?$filter=${q(`M_Product_ID eq ${product} and M_Locator_ID eq 101`)}`)).records, 'QtyOnHand'),
+    /** On hand at any locator. */
+    onHandAt: async (product: number, locator: number) =>
+      sum((await get(`/api/v1/models/m_storageonhand?$filter=${q(`M_Product_ID eq ${product} and M_Locator_ID eq ${locator}`)}`)).records, 'QtyOnHand'),
     /** Reserved by sales orders at the HQ warehouse. */
     reserved: async (product: number) =>
       sum((await get(`/api/v1/models/m_storagereservation?$filter=${q(`M_Product_ID eq ${product} and M_Warehouse_ID eq 103 and IsSOTrx eq true`)}`)).records, 'Qty'),

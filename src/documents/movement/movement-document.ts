@@ -1,0 +1,105 @@
+import { accountSchema } from '../accounting/facts.js';
+import { postFactRows } from '../accounting/fact-rows.js';
+import { current, definiteNumberAndDate, docId, docTypeOf, noReactivation, requireLines, requireOpenPeriod } from '../engine/common.js';
+import { refuse, type DocumentContext, type DocumentType } from '../engine/document-type.js';
+import type { ReversalDetail } from '../engine/reversal.js';
+import { nowTimestamp } from '../row-values.js';
+import { applyStockDeltas } from '../stock/movements.js';
+import { refuseNegativeStock } from '../stock/negative-stock.js';
+import { purchasePriceCostSql } from '../stock/product-cost.js';
+import { accrualOnVoidByMovementDate, reverseStockDocument } from '../stock/stock-reversal.js';
+
+/**
+ * The stock changes of a move ($1): each line of a stocked product takes its quantity out of
+ * M_Locator_ID (M-) and brings it into M_LocatorTo_ID (M+), under the attribute instance to, or
+ * the line's own.
+ */
+const DELTAS_SQL = `SELECT ml.m_movementline_id AS line_id, ml.m_product_id, s.m_locator_id, s.asi, s.qty, s.movementtype
+  FROM m_movementline ml
+  JOIN m_product p ON p.m_product_id = ml.m_product_id AND p.producttype = 'I' AND p.isstocked = 'Y'
+  CROSS JOIN LATERAL (VALUES (ml.m_locator_id, COALESCE(ml.m_attributesetinstance_id, 0), -ml.movementqty, 'M-'),
+                             (ml.m_locatorto_id, COALESCE(NULLIF(ml.m_attributesetinstanceto_id, 0), ml.m_attributesetinstance_id, 0), ml.movementqty, 'M+'))
+       AS s(m_locator_id, asi, qty, movementtype)
+ WHERE ml.m_movement_id = $1 AND ml.isactive = 'Y' AND ml.movementqty <> 0`;
+
+async function moveStock(d: DocumentContext, movementId: number, date: unknown): Promise<void> {
+  await refuseNegativeStock(d.wc.tx, DELTAS_SQL, movementId, 'movement');
+  await applyStockDeltas(d.wc.tx, DELTAS_SQL, 'm_movementline_id', movementId, date, d.wc.auth.userId);
+}
+
+/**
+ * As the original's Doc_Movement, in one statement however many lines the move has: per line,
+ * product asset credited at the organization moved from and debited at the one moved to, the
+ * line's quantity at the product's cost. Product asset is one account per schema here (the
+ * default accounts), so only lines between warehouses of two organizations change a balance; a
+ * move inside an organization posts nothing.
+ */
+async function post(d: DocumentContext, periodId: number): Promise<void> {
+  const schema = await accountSchema(d);
+  const asset = schema.accounts.p_asset_acct;
+  if (!asset) throw refuse('the accounting schema has no p_asset_acct');
+  const dt = await docTypeOf(d);
+  await postFactRows(d, {
+    periodId,
+    dateAcct: current(d, 'movementdate'),
+    glCategoryId: dt?.gl_category_id ?? null,
+    ctes: `l AS (
+       SELECT ml.m_movementline_id, ml.line, ml.m_product_id, ml.movementqty AS qty, wf.ad_org_id AS org_from, wt.ad_org_id AS org_to,
+              round(COALESCE(${purchasePriceCostSql('ml.m_product_id', 'h.movementdate', 'h.ad_client_id')}, 0) * ml.movementqty, 2) AS amt
+         FROM m_movementline ml
+         JOIN m_movement h ON h.m_movement_id = ml.m_movement_id
+         JOIN m_product p ON p.m_product_id = ml.m_product_id AND p.producttype = 'I'
+         JOIN m_locator lf ON lf.m_locator_id = ml.m_locator_id JOIN m_warehouse wf ON wf.m_warehouse_id = lf.m_warehouse_id
+         JOIN m_locator lt ON lt.m_locator_id = ml.m_locatorto_id JOIN m_warehouse wt ON wt.m_warehouse_id = lt.m_warehouse_id
+        WHERE ml.m_movement_id = $1 AND ml.isactive = 'Y' AND wf.ad_org_id <> wt.ad_org_id
+     )`,
+    facts: `SELECT s.org AS ad_org_id, $2::bigint AS account_id, s.dr, s.cr, s.qty, l.m_movementline_id AS line_id, l.m_product_id,
+              row_number() OVER (ORDER BY l.line, l.m_movementline_id, s.side) AS ord
+         FROM l CROSS JOIN LATERAL (VALUES (1, l.org_from, 0, l.amt, -l.qty), (2, l.org_to, l.amt, 0, l.qty)) AS s(side, org, dr, cr, qty)`,
+    params: [docId(d), asset],
+  });
+}
+
+const LINES: ReversalDetail = { table: 'm_movementline', link: 'm_movement_id', negate: ['movementqty', 'qtyentered'], backLink: 'reversalline_id' };
+
+const reverse = (d: DocumentContext, accrual: boolean): Promise<void> => reverseStockDocument(d, accrual, LINES, (id, date) => moveStock(d, id, date));
+
+/**
+ * Inventory moves (M_Movement, MMM): complete takes each line's quantity out of its locator and
+ * brings it into the locator to, in the same or another warehouse (M_Transaction M- and M+),
+ * refused where a warehouse that disallows negative inventory would go below zero, and posts the
+ * value that changes organization; a completed move is voided or reversed by a reversal that
+ * moves everything back.
+ */
+export const movementDocument: DocumentType = {
+  table: 'm_movement',
+  refusal: noReactivation,
+  details: [{ table: 'm_movementline', link: 'm_movement_id' }],
+
+  async prepare(d) {
+    await requireOpenPeriod(d, 'movementdate');
+    await requireLines(d, 'm_movementline');
+  },
+
+  async complete(d) {
+    await definiteNumberAndDate(d, 'movementdate');
+    const periodId = await requireOpenPeriod(d, 'movementdate');
+    await moveStock(d, docId(d), current(d, 'movementdate'));
+    await post(d, periodId);
+    return 'CO';
+  },
+
+  async void(d) {
+    if (d.row.docstatus === 'CO') return reverse(d, await accrualOnVoidByMovementDate(d));
+    await d.wc.tx.query(
+      `UPDATE m_movementline SET description = btrim(COALESCE(description, '') || ' Voided (' || movementqty::text || ')'), movementqty = 0, qtyentered = 0,
+              updated = $2::timestamp, updatedby = $3 WHERE m_movement_id = $1`,
+      [docId(d), nowTimestamp(), d.wc.auth.userId],
+    );
+  },
+
+  async close() {},
+
+  reverseCorrect: (d) => reverse(d, false),
+  reverseAccrual: (d) => reverse(d, true),
+};
