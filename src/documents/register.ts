@@ -17,6 +17,8 @@ import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js
 import { chargePaymentBeforeSave } from './charge-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 import { registerGlJournals } from './gl-journal/register.js';
+import { registerDocumentPrinter } from '../print/document-print.js';
+import { printPayment } from './payment/payment-print.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 function documentDefaults(e: ModelEvent): void {
@@ -73,4 +75,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   events.on('after-new', 'c_period', (e: ModelEvent) => addPeriodControls(e.tx, [Number(e.row.c_period_id)], 'N', e.auth.userId, nowTimestamp()));
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
   registerGlJournals(events, documentDefaults);
+  registerDocumentPrinter('c_payment', printPayment);
 }

@@ -17,6 +17,7 @@ import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 import { addProcessSeed, addStandardProcessSeed } from '../../processes/process-seed.js';
 import { addPrintProcessSeed } from '../../print/print-seed.js';
+import { addPrintFormSeed } from '../../print/printforms-seed.js';
 import { addPeriodControls } from '../../documents/engine/period.js';
 import { addDemoMatches, mergeDoubleMatches } from '../../documents/engine/match-demo.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
@@ -408,6 +409,13 @@ export const migrations: Migration[] = [
     name: 'period end: unrealized gain and loss accounts of the schema defaults, retained earnings of the schema GL accounts (with the demo accounts), the revaluation and year-end close processes',
     async up(tx) {
       await addPeriodEndSeed(tx);
+    },
+  },
+  {
+    version: 200,
+    name: "documents fit to send: the demo's letterhead logo, the payment's print process, document status names in the demo's other languages",
+    async up(tx) {
+      await addPrintFormSeed(tx);
     },
   },
 ];
