@@ -16,10 +16,11 @@ export interface NumberStyle {
   precision: number;
 }
 
-/** An amount with grouping and exactly the currency's decimals ("1,234.50"; "1.234,50" in German). */
+/** An amount with grouping and exactly the currency's decimals ("1,234.50"; "1.234,50" in German); never "-0.00". */
 export function amountText(n: number, style: NumberStyle): string {
   const p = Math.max(0, Math.min(12, style.precision));
-  return new Intl.NumberFormat(style.locale, { minimumFractionDigits: p, maximumFractionDigits: p, useGrouping: true }).format(n);
+  const rounded = Math.abs(n) < 0.5 * 10 ** -p ? 0 : n;
+  return new Intl.NumberFormat(style.locale, { minimumFractionDigits: p, maximumFractionDigits: p, useGrouping: true }).format(rounded);
 }
 
 /** A quantity with grouping and the decimals it has (up to 6). */

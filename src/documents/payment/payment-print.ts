@@ -28,6 +28,7 @@ interface PaymentRow {
   writeoffamt: number;
   overunderamt: number;
   invoice: string | null;
+  dateinvoiced: string | null;
 }
 
 /**
@@ -44,7 +45,7 @@ export async function printPayment(q: Queryable, auth: AuthContext, table: Table
               ORDER BY bpl.isbillto DESC, bpl.c_bpartner_location_id LIMIT 1) AS c_location_id,
             trim(concat_ws(' ', b.name, ba.accountno)) AS bankaccount, p.checkno, p.c_currency_id, cur.iso_code AS currency,
             p.payamt::float8 AS payamt, p.discountamt::float8 AS discountamt, p.writeoffamt::float8 AS writeoffamt, p.overunderamt::float8 AS overunderamt,
-            i.documentno AS invoice
+            i.documentno AS invoice, to_char(i.dateinvoiced, 'YYYY-MM-DD') AS dateinvoiced
        FROM c_payment p
        LEFT JOIN c_bpartner bp ON bp.c_bpartner_id = p.c_bpartner_id
        LEFT JOIN c_bankaccount ba ON ba.c_bankaccount_id = p.c_bankaccount_id
@@ -64,10 +65,13 @@ export async function printPayment(q: Queryable, auth: AuthContext, table: Table
       ORDER BY ah.datetrx, al.c_allocationline_id`,
     [id],
   );
+  // Allocation lines of a payment (IsReceipt N) carry negated amounts: printed as paid.
+  const sense = p.isreceipt === 'Y' ? 1 : -1;
+  const paid = (n: number): number => sense * n || 0; // never -0
   const cells: CellValue[][] = allocations.rows.length
-    ? allocations.rows.map((a) => [a.invoice, a.dateinvoiced, a.amount, a.discount, a.writeoff])
+    ? allocations.rows.map((a) => [a.invoice, a.dateinvoiced, paid(a.amount), paid(a.discount), paid(a.writeoff)])
     : p.invoice
-      ? [[p.invoice, null, p.payamt, p.discountamt, p.writeoffamt]]
+      ? [[p.invoice, p.dateinvoiced, p.payamt, p.discountamt, p.writeoffamt]]
       : [];
   const ctx = await formContext(q, auth, Number(p.ad_org_id), p.c_currency_id === null ? null : Number(p.c_currency_id));
   const kind = p.isreceipt === 'Y' ? 'Receipt' : 'Payment';

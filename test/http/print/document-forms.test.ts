@@ -93,7 +93,11 @@ describe('printed documents fit to send: letterhead, address block, names, numbe
     // Line amounts stand in one right-aligned column.
     const amounts = ['115.00', '80.00', '105.00'].map((t) => phrase(words, t));
     for (const a of amounts) assert.ok(Math.abs(a.xMax - amounts[0]!.xMax) < 1, `${a.text} aligned right`);
-    if (process.env.DICTUM_WRITE_DOC_IMAGES) savePagePng(await printPdf('/api/v1/models/c_invoice/104/print'), path.join(projectRoot, 'docs', 'printed-invoice.png'));
+    // DICTUM_WRITE_DOC_IMAGES=1 refreshes the pictures of the documentation.
+    if (process.env.DICTUM_WRITE_DOC_IMAGES) {
+      savePagePng(await printPdf('/api/v1/models/c_invoice/104/print'), path.join(projectRoot, 'docs', 'printed-invoice.png'));
+      savePagePng(pdf, path.join(projectRoot, 'docs', 'sales-order.png'));
+    }
   });
 
   it("writes amounts at the currency's precision with grouping", async () => {
@@ -173,6 +177,17 @@ describe('printed documents fit to send: letterhead, address block, names, numbe
     phrase(draft, 'Drafted');
     phrase(draft, 'Direct Deposit');
     assertTotal(draft, 'Amount Paid', '630.00 USD');
+    // Completed, the vendor payment allocates itself to its invoice (negated amounts): printed as paid.
+    const done = await f.server.request('PUT', '/api/v1/models/c_payment/101', { token: f.admin, body: { 'doc-action': 'CO' } });
+    assert.equal(done.status, 200, done.text);
+    const paid = pdfWords(await printPdf('/api/v1/models/c_payment/101/print'));
+    phrase(paid, 'Completed');
+    const [inv] = await sql<{ documentno: string }>(`SELECT documentno FROM c_invoice WHERE c_invoice_id = 105`);
+    // The invoice's number in the table (the description names it too).
+    const invoiceWord = paid.filter((w) => w.text === inv!.documentno).at(-1)!;
+    const lineAmount = paid.find((w) => w.text === '630.00' && Math.abs(w.yMin - invoiceWord.yMin) < 2);
+    assert.ok(lineAmount, `the allocated invoice with the amount paid, not negated: ${paid.map((w) => w.text).join(' ')}`);
+    assert.ok(!paid.some((w) => w.text.startsWith('-')), 'no negated amount, not even -0.00');
     const run = await f.server.request('POST', '/api/v1/processes/rpt-c_payment', { token: f.admin, body: { 'record-id': 100, 'model-name': 'c_payment' } });
     assert.equal(run.status, 200, run.text);
     assert.equal(run.body.reportFileName, 'Receipt_300000.pdf');

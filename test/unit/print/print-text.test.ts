@@ -11,6 +11,8 @@ describe('printed numbers', () => {
     assert.equal(amountText(1234567.891, us), '1,234,567.89');
     assert.equal(amountText(0.5, us), '0.50');
     assert.equal(amountText(-1500, us), '-1,500.00');
+    assert.equal(amountText(-0, us), '0.00', 'no sign on zero');
+    assert.equal(amountText(-0.001, us), '0.00', 'nor on what rounds to zero');
     assert.equal(amountText(1234567.5, { locale: 'en-US', precision: 0 }), '1,234,568', 'a currency without decimals (JPY)');
     assert.equal(amountText(1234.5, { locale: 'en-US', precision: 3 }), '1,234.500', 'three decimals (KWD)');
     assert.equal(amountText(1234.5, { locale: localeOf('de_DE'), precision: 2 }), '1.234,50');
