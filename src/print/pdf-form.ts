@@ -68,8 +68,8 @@ export async function renderPdfForm(f: PdfForm): Promise<Buffer> {
   doc.font('Helvetica-Bold').fontSize(14).text(f.title, detailsX, y, { width: columnWidth, align: 'right' });
   let rightY = doc.y + 4;
   for (const [label, value] of f.details) {
-    doc.font('Helvetica').fontSize(8).text(label, detailsX, rightY, { width: columnWidth / 2, lineBreak: false });
-    doc.font('Helvetica-Bold').fontSize(8).text(value, detailsX + columnWidth / 2, rightY, { width: columnWidth / 2, align: 'right', lineBreak: false, ellipsis: true, height: 11 });
+    doc.font('Helvetica').fontSize(8).text(label, detailsX, rightY, { width: columnWidth * 0.35, lineBreak: false, ellipsis: true, height: 11 });
+    doc.font('Helvetica-Bold').fontSize(8).text(value, detailsX + columnWidth * 0.35, rightY, { width: columnWidth * 0.65, align: 'right', lineBreak: false, ellipsis: true, height: 11 });
     rightY += 11;
   }
   y = Math.max(left, rightY) + 12;

@@ -170,6 +170,10 @@ describe('printed documents fit to send: letterhead, address block, names, numbe
     phrase(words, 'Receipt 300000');
     phrase(words, 'Check');
     phrase(words, 'Completed');
+    const [account] = await sql<{ text: string }>(
+      `SELECT trim(concat_ws(' ', b.name, ba.accountno)) AS text FROM c_payment p JOIN c_bankaccount ba ON ba.c_bankaccount_id = p.c_bankaccount_id JOIN c_bank b ON b.c_bank_id = ba.c_bank_id WHERE p.c_payment_id = 100`,
+    );
+    phrase(words, account!.text);
     phrase(words, '100000');
     assertTotal(words, 'Amount Received', '311.70 USD');
     const draft = pdfWords(await printPdf('/api/v1/models/c_payment/101/print'));
