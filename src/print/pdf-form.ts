@@ -1,4 +1,4 @@
-import { drawTable, MARGIN, numberPages, openPdf, pdfBuffer, room, type PdfColumns } from '../reports/pdf-table.js';
+import { drawTable, MARGIN, numberPages, openPdf, pageBottom, pdfBuffer, type PdfColumns } from '../reports/pdf-table.js';
 import { letterheadLines, type Letterhead } from './letterhead.js';
 
 /** One line of a form's totals block: a label and its amount, the grand total in bold under a rule. */
@@ -78,10 +78,21 @@ export async function renderPdfForm(f: PdfForm): Promise<Buffer> {
     doc.text(note, MARGIN, y, { width });
     y = doc.y + 2;
   }
-  y = drawTable(doc, f, y + 4) + 8;
+  const continued = (d: PDFKit.PDFDocument): number => {
+    d.font('Helvetica-Bold').fontSize(9).text(`${f.title} (continued)`, MARGIN, MARGIN, { width, lineBreak: false });
+    return MARGIN + 18;
+  };
+  y = drawTable(doc, { ...f, continued }, y + 4) + 8;
+  /** Room for `height` more under y, else a continuation page. */
+  const keep = (height: number): void => {
+    if (y + height <= pageBottom(doc)) return;
+    doc.addPage();
+    y = continued(doc);
+  };
+  // The totals stay together.
+  keep(f.totals.length * 13 + 4);
   const labelX = right - TOTALS_WIDTH;
   for (const t of f.totals) {
-    y = room(doc, y, 16);
     if (t.grand) {
       doc.moveTo(labelX, y).lineTo(right, y).lineWidth(1).stroke();
       y += 3;
@@ -94,7 +105,7 @@ export async function renderPdfForm(f: PdfForm): Promise<Buffer> {
   y += 6;
   doc.font('Helvetica').fontSize(9);
   for (const line of f.footer) {
-    y = room(doc, y, 13);
+    keep(13);
     doc.text(line, MARGIN, y, { width, lineBreak: false });
     y += 13;
   }

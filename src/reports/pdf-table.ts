@@ -14,6 +14,8 @@ export interface PdfColumns {
   weights: number[];
   rightAligned: boolean[];
   lines: PdfLine[];
+  /** Draws what heads a continuation page (a form's title); answers the y under it. */
+  continued?: (doc: PDFKit.PDFDocument) => number;
 }
 
 /** Who ran a report and when, printed above it. */
@@ -80,7 +82,7 @@ export function drawTable(doc: PDFKit.PDFDocument, t: PdfColumns, top: number): 
   for (const line of t.lines) {
     if (y + ROW > pageBottom(doc)) {
       doc.addPage();
-      y = MARGIN;
+      y = t.continued ? t.continued(doc) : MARGIN;
       header();
     }
     if (line.style === 'total' || line.style === 'grand') {
