@@ -29,7 +29,7 @@ const FORMS: Record<string, FormOfKind> = {
   m_inout: { title: (so) => (so ? 'Shipment' : 'Material Receipt'), printFormat: 'Shipment_Header', header: 'm_inout', lines: 'm_inoutline', lineKey: 'm_inout_id', qty: 'movementqty', amounts: false, taxes: null, date: 'movementdate' },
 };
 
-/** An amount with two decimals and no grouping (as CSV and the process summaries write it). */
+/** An amount with two decimals and no grouping (forms written before letterheads, and CSV-like text). */
 export const money = (n: number): string => n.toFixed(2);
 
 interface HeaderRow {
@@ -63,19 +63,21 @@ export interface PrintedDocument {
 /**
  * A document's form: the sender's letterhead, the partner's address block, the document's details
  * (label and value), notes, line columns and cells, the totals, footer lines, and how its numbers
- * are written.
+ * are written. A form that gives only `headerLines` (a title's lines, as forms had before
+ * letterheads) prints them under its title; without `numbers`, amounts have two decimals.
  */
 export interface DocumentForm {
   title: string;
-  letterhead: Letterhead | null;
-  recipient: string[];
-  details: [string, string][];
-  notes: string[];
   columns: { label: string; type: ColumnType }[];
   cells: CellValue[][];
-  totals: TotalLine[];
   footer: string[];
-  numbers: NumberStyle;
+  headerLines?: string[];
+  letterhead?: Letterhead | null;
+  recipient?: string[];
+  details?: [string, string][];
+  notes?: string[];
+  totals?: TotalLine[];
+  numbers?: NumberStyle;
 }
 
 /** What every form of a document shares: its organisation's letterhead and its numbers in the user's language and the currency's precision. */
@@ -101,28 +103,30 @@ function cellOfForm(v: CellValue, type: ColumnType, numbers: NumberStyle): strin
 /** Renders a form: a PDF with letterhead by default; HTML, CSV and spreadsheets give the same lines as a report (amount columns summed). */
 export async function renderDocumentForm(f: DocumentForm, type: ReportType | null): Promise<RenderedFile> {
   const { title, columns, cells } = f;
+  const numbers = f.numbers ?? { locale: 'en-US', precision: 2 };
+  const notes = [...(f.headerLines ?? []), ...(f.notes ?? [])];
   if ((type ?? 'PDF') === 'PDF') {
     const data = await renderPdfForm({
       title,
-      letterhead: f.letterhead,
-      recipient: f.recipient,
-      details: f.details,
-      notes: f.notes,
+      letterhead: f.letterhead ?? null,
+      recipient: f.recipient ?? [],
+      details: f.details ?? [],
+      notes,
       headers: columns.map((c) => c.label),
       weights: columns.map((c) => (c.type === 'text' ? (c.label === 'Product' || c.label === 'Account' ? 4 : 1.2) : 1)),
       rightAligned: columns.map((c) => c.type !== 'text'),
-      lines: cells.map((row) => ({ cells: row.map((v, i) => cellOfForm(v, columns[i]!.type, f.numbers)), style: 'detail' as const })),
-      totals: f.totals,
+      lines: cells.map((row) => ({ cells: row.map((v, i) => cellOfForm(v, columns[i]!.type, numbers)), style: 'detail' as const })),
+      totals: f.totals ?? [],
       footer: f.footer,
     });
     return { data, contentType: 'application/pdf', extension: 'pdf' };
   }
   const subtitle = [
     ...(f.letterhead ? [f.letterhead.name, ...letterheadLines(f.letterhead)] : []),
-    f.recipient.join(', '),
-    ...f.details.map(([label, value]) => `${label}: ${value}`),
-    ...f.notes,
-    ...f.totals.map((t) => `${t.label}: ${t.value}`),
+    (f.recipient ?? []).join(', '),
+    ...(f.details ?? []).map(([label, value]) => `${label}: ${value}`),
+    ...notes,
+    ...(f.totals ?? []).map((t) => `${t.label}: ${t.value}`),
   ].filter(Boolean);
   const reportColumns: ReportColumn[] = columns.map((c) => ({ name: c.label, label: c.label, type: c.type, sum: c.type === 'amount' && c.label !== 'Price' }));
   return renderReport(buildReport({ title, subtitle: subtitle.join('; '), columns: reportColumns, rows: cells, groupBy: null, isSummary: false }), type);
