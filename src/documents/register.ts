@@ -21,6 +21,8 @@ import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from '.
 import { registerGlJournals } from './gl-journal/register.js';
 import { registerBankStatement } from './bankstatement/register.js';
 import { registerCash } from './cash/register.js';
+import { registerDocumentPrinter } from '../print/document-print.js';
+import { printPayment } from './payment/payment-print.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 export function documentDefaults(e: ModelEvent): void {
@@ -81,4 +83,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerGlJournals(events, documentDefaults);
   registerBankStatement(events);
   registerCash(events);
+  registerDocumentPrinter('c_payment', printPayment);
 }

@@ -3,7 +3,10 @@ import type { Queryable } from '../db/types.js';
 import type { Table } from '../dictionary/model.js';
 import { badRequest } from '../errors.js';
 import type { ReportType } from '../processes/parameters.js';
-import { renderPdfTable } from '../reports/pdf-table.js';
+import { locationLines } from './address.js';
+import { letterheadLines, loadLetterhead, type Letterhead } from './letterhead.js';
+import { renderPdfForm, type TotalLine } from './pdf-form.js';
+import { amountText, DOCUMENT_STATUS_LIST, listName, localeOf, quantityText, type NumberStyle } from './print-text.js';
 import { renderReport, type RenderedFile } from '../reports/render-report.js';
 import { buildReport, type CellValue, type ColumnType, type ReportColumn } from '../reports/report-model.js';
 
@@ -26,6 +29,7 @@ const FORMS: Record<string, FormOfKind> = {
   m_inout: { title: (so) => (so ? 'Shipment' : 'Material Receipt'), printFormat: 'Shipment_Header', header: 'm_inout', lines: 'm_inoutline', lineKey: 'm_inout_id', qty: 'movementqty', amounts: false, taxes: null, date: 'movementdate' },
 };
 
+/** An amount with two decimals and no grouping (forms written before letterheads, and CSV-like text). */
 export const money = (n: number): string => n.toFixed(2);
 
 interface HeaderRow {
@@ -35,17 +39,15 @@ interface HeaderRow {
   doc_date: string | null;
   poreference: string | null;
   description: string | null;
-  org: string | null;
+  ad_org_id: number;
   bpartner: string | null;
   bpvalue: string | null;
-  address1: string | null;
-  postal: string | null;
-  city: string | null;
-  country: string | null;
+  c_location_id: number | null;
   contact: string | null;
   totallines: number | null;
   grandtotal: number | null;
   currency: string | null;
+  c_currency_id: number | null;
   c_bpartner_id: number | null;
 }
 
@@ -58,32 +60,81 @@ export interface PrintedDocument {
   bpartnerId: number | null;
 }
 
-/** A document's form: its title, header lines, line columns and cells, and footer lines. */
+/**
+ * A document's form: the sender's letterhead, the partner's address block, the document's details
+ * (label and value), notes, line columns and cells, the totals, footer lines, and how its numbers
+ * are written. A form that gives only `headerLines` (a title's lines, as forms had before
+ * letterheads) prints them under its title; without `numbers`, amounts have two decimals.
+ */
 export interface DocumentForm {
   title: string;
-  headerLines: string[];
   columns: { label: string; type: ColumnType }[];
   cells: CellValue[][];
   footer: string[];
+  headerLines?: string[];
+  letterhead?: Letterhead | null;
+  recipient?: string[];
+  details?: [string, string][];
+  notes?: string[];
+  totals?: TotalLine[];
+  numbers?: NumberStyle;
 }
 
-/** Renders a form: a PDF table by default; HTML, CSV and spreadsheets give the same lines as a report (amount columns summed). */
+/** What every form of a document shares: its organisation's letterhead and its numbers in the user's language and the currency's precision. */
+export interface FormContext {
+  letterhead: Letterhead;
+  numbers: NumberStyle;
+}
+
+export async function formContext(q: Queryable, auth: AuthContext, orgId: number, currencyId: number | null): Promise<FormContext> {
+  const { rows } = await q.query<{ p: number }>(`SELECT stdprecision::int AS p FROM c_currency WHERE c_currency_id = $1`, [currencyId ?? 0]);
+  return { letterhead: await loadLetterhead(q, auth.clientId, orgId), numbers: { locale: localeOf(auth.language), precision: rows[0]?.p ?? 2 } };
+}
+
+/** A cell of a form as printed: amounts at the currency's precision, quantities, both with grouping. */
+function cellOfForm(v: CellValue, type: ColumnType, numbers: NumberStyle): string {
+  if (v === null) return '';
+  if (typeof v !== 'number') return String(v);
+  if (type === 'amount') return amountText(v, numbers);
+  if (type === 'quantity') return quantityText(v, numbers);
+  return String(v);
+}
+
+/** Renders a form: a PDF with letterhead by default; HTML, CSV and spreadsheets give the same lines as a report (amount columns summed). */
 export async function renderDocumentForm(f: DocumentForm, type: ReportType | null): Promise<RenderedFile> {
-  const { title, headerLines, columns, cells, footer } = f;
+  const { title, columns, cells } = f;
+  const numbers = f.numbers ?? { locale: 'en-US', precision: 2 };
+  const notes = [...(f.headerLines ?? []), ...(f.notes ?? [])];
   if ((type ?? 'PDF') === 'PDF') {
-    const data = await renderPdfTable({
+    const data = await renderPdfForm({
       title,
-      subtitle: headerLines,
+      letterhead: f.letterhead ?? null,
+      recipient: f.recipient ?? [],
+      details: f.details ?? [],
+      notes,
       headers: columns.map((c) => c.label),
       weights: columns.map((c) => (c.type === 'text' ? (c.label === 'Product' || c.label === 'Account' ? 4 : 1.2) : 1)),
       rightAligned: columns.map((c) => c.type !== 'text'),
-      lines: cells.map((row) => ({ cells: row.map((v, i) => (v === null ? '' : typeof v === 'number' && columns[i]!.type === 'amount' ? money(v) : String(v))), style: 'detail' as const })),
-      footer,
+      lines: cells.map((row) => ({ cells: row.map((v, i) => cellOfForm(v, columns[i]!.type, numbers)), style: 'detail' as const })),
+      totals: f.totals ?? [],
+      footer: f.footer,
     });
     return { data, contentType: 'application/pdf', extension: 'pdf' };
   }
+  const subtitle = [
+    ...(f.letterhead ? [f.letterhead.name, ...letterheadLines(f.letterhead)] : []),
+    (f.recipient ?? []).join(', '),
+    ...(f.details ?? []).map(([label, value]) => `${label}: ${value}`),
+    ...notes,
+    ...(f.totals ?? []).map((t) => `${t.label}: ${t.value}`),
+  ].filter(Boolean);
   const reportColumns: ReportColumn[] = columns.map((c) => ({ name: c.label, label: c.label, type: c.type, sum: c.type === 'amount' && c.label !== 'Price' }));
-  return renderReport(buildReport({ title, subtitle: headerLines.join('; '), columns: reportColumns, rows: cells, groupBy: null, isSummary: false }), type);
+  return renderReport(buildReport({ title, subtitle: subtitle.join('; '), columns: reportColumns, rows: cells, groupBy: null, isSummary: false }), type);
+}
+
+/** The partner's address block: its name, the contact, the lines of its location. */
+export async function recipientBlock(q: Queryable, partner: string | null, contact: string | null, locationId: number | null): Promise<string[]> {
+  return [partner ?? '', ...(contact ? [`Attn: ${contact}`] : []), ...(await locationLines(q, locationId))].filter(Boolean);
 }
 
 /** Printers of documents whose form is their own (registered by their document folders). */
@@ -104,17 +155,16 @@ export async function printDocument(q: Queryable, auth: AuthContext, table: Tabl
   if (own) return own(q, auth, table, id, type);
   const form = FORMS[table.dbName];
   if (!form) throw badRequest('Invalid table', `${table.name} records have no printed form`);
-  const amounts = form.amounts ? 'h.totallines::float8 AS totallines, h.grandtotal::float8 AS grandtotal, cur.iso_code AS currency' : 'NULL::float8 AS totallines, NULL::float8 AS grandtotal, NULL AS currency';
+  const amounts = form.amounts
+    ? 'h.totallines::float8 AS totallines, h.grandtotal::float8 AS grandtotal, cur.iso_code AS currency, h.c_currency_id'
+    : 'NULL::float8 AS totallines, NULL::float8 AS grandtotal, NULL AS currency, NULL::int AS c_currency_id';
   const { rows } = await q.query<HeaderRow>(
-    `SELECT h.documentno, h.issotrx, h.docstatus, to_char(h.${form.date}, 'YYYY-MM-DD') AS doc_date, h.poreference, h.description,
-            o.name AS org, bp.name AS bpartner, bp.value AS bpvalue, l.address1, l.postal, l.city, co.name AS country, u.name AS contact, h.c_bpartner_id,
+    `SELECT h.documentno, h.issotrx, h.docstatus, to_char(h.${form.date}, 'YYYY-MM-DD') AS doc_date, h.poreference, h.description, h.ad_org_id,
+            bp.name AS bpartner, bp.value AS bpvalue, bpl.c_location_id, u.name AS contact, h.c_bpartner_id,
             ${amounts}
        FROM ${form.header} h
-       LEFT JOIN ad_org o ON o.ad_org_id = h.ad_org_id
        LEFT JOIN c_bpartner bp ON bp.c_bpartner_id = h.c_bpartner_id
        LEFT JOIN c_bpartner_location bpl ON bpl.c_bpartner_location_id = h.c_bpartner_location_id
-       LEFT JOIN c_location l ON l.c_location_id = bpl.c_location_id
-       LEFT JOIN c_country co ON co.c_country_id = l.c_country_id
        LEFT JOIN ad_user u ON u.ad_user_id = h.ad_user_id
        ${form.amounts ? 'LEFT JOIN c_currency cur ON cur.c_currency_id = h.c_currency_id' : ''}
       WHERE h.${form.lineKey} = $1`,
@@ -137,15 +187,15 @@ export async function printDocument(q: Queryable, auth: AuthContext, table: Tabl
         [id],
       )).rows
     : [];
+  const ctx = await formContext(q, auth, Number(h.ad_org_id), h.c_currency_id === null ? null : Number(h.c_currency_id));
   const title = `${form.title(h.issotrx === 'Y')} ${h.documentno}`;
-  const address = [h.address1, [h.postal, h.city].filter(Boolean).join(' '), h.country].filter((x) => x && String(x).trim()).join(', ');
-  const headerLines = [
-    `${h.org ?? ''}`,
-    `Business Partner: ${h.bpartner ?? ''}${h.bpvalue ? ` (${h.bpvalue})` : ''}`,
-    ...(address ? [`Address: ${address}`] : []),
-    ...(h.contact ? [`Contact: ${h.contact}`] : []),
-    `Date: ${h.doc_date ?? ''}   Status: ${h.docstatus ?? ''}${h.poreference ? `   Reference: ${h.poreference}` : ''}`,
-    ...(h.description ? [h.description] : []),
+  const details: [string, string][] = [
+    ['Document No', h.documentno],
+    ['Date', h.doc_date ?? ''],
+    ['Status', await listName(q, DOCUMENT_STATUS_LIST, h.docstatus, auth.language)],
+    ...(h.bpvalue ? [['Partner No', h.bpvalue] as [string, string]] : []),
+    ...(h.poreference ? [['Reference', h.poreference] as [string, string]] : []),
+    ...(h.currency ? [['Currency', h.currency] as [string, string]] : []),
   ];
   const columns: { label: string; type: ColumnType }[] = [
     { label: 'Line', type: 'number' },
@@ -155,14 +205,29 @@ export async function printDocument(q: Queryable, auth: AuthContext, table: Tabl
     ...(form.amounts ? [{ label: 'Price', type: 'amount' as const }, { label: 'Amount', type: 'amount' as const }] : []),
   ];
   const cells: CellValue[][] = lines.rows.map((l) => [l.line, l.product, l.qty, l.uom, ...(form.amounts ? [l.price, l.amount] : [])]);
-  const footer = form.amounts
+  const amount = (n: number | null): string => `${amountText(n ?? 0, ctx.numbers)} ${h.currency ?? ''}`.trim();
+  const totals: TotalLine[] = form.amounts
     ? [
-        `Total Lines: ${money(h.totallines ?? 0)} ${h.currency ?? ''}`.trim(),
-        ...taxes.map((t) => `${t.name}: ${money(t.amount)} on ${money(t.base)}`),
-        `Grand Total: ${money(h.grandtotal ?? 0)} ${h.currency ?? ''}`.trim(),
+        { label: 'Total Lines', value: amount(h.totallines) },
+        ...taxes.map((t) => ({ label: `${t.name} on ${amountText(t.base, ctx.numbers)}`, value: amount(t.amount) })),
+        { label: 'Grand Total', value: amount(h.grandtotal), grand: true },
       ]
-    : [`Lines: ${lines.rows.length}`];
+    : [];
   const name = `${form.title(h.issotrx === 'Y').replace(/\s+/g, '_')}_${h.documentno}`;
-  const file = await renderDocumentForm({ title, headerLines, columns, cells, footer }, type);
+  const file = await renderDocumentForm(
+    {
+      title,
+      letterhead: ctx.letterhead,
+      recipient: await recipientBlock(q, h.bpartner, h.contact, h.c_location_id === null ? null : Number(h.c_location_id)),
+      details,
+      notes: h.description ? [h.description] : [],
+      columns,
+      cells,
+      totals,
+      footer: form.amounts ? [] : [`Lines: ${lines.rows.length}`],
+      numbers: ctx.numbers,
+    },
+    type,
+  );
   return { file, title, name: `${name}.${file.extension}`, printFormatName: form.printFormat, bpartnerId: h.c_bpartner_id === null ? null : Number(h.c_bpartner_id) };
 }

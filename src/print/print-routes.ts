@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../auth/context.js';
 import type { Table } from '../dictionary/model.js';
 import { readableRecord } from '../archives/record-key.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, forbidden, notFound } from '../errors.js';
 import type { ReportType, RunRequest } from '../processes/parameters.js';
 import { processById } from '../processes/process-definition.js';
 import { processImplementations } from '../processes/process-routes.js';
@@ -13,6 +13,7 @@ import { tableFromPath } from '../records/http/table-from-path.js';
 import { loadScreenAccess } from '../screens/screen-access.js';
 import { tabScope } from '../screens/tab-records.js';
 import type { Services } from '../services.js';
+import { tablePrintProcess } from './print-processes.js';
 import { printTab, zoomWindowSlug } from './print-window.js';
 
 const TYPES: readonly ReportType[] = ['HTML', 'CSV', 'XLS', 'XLSX', 'PDF'];
@@ -49,8 +50,15 @@ export async function printModelRecord(s: Services, req: FastifyRequest, table: 
   const record = await readableRecord(s.db, req.auth, table, idText);
   const rc = readContext(s, req);
   const slug = await zoomWindowSlug(rc, table, record.row);
-  if (slug === null) throw notFound('Window not found', `No window shows ${table.name} records`);
-  const { processId } = await printTab(rc, await loadScreenAccess(s.db, req.auth), slug, null);
+  const access = await loadScreenAccess(s.db, req.auth);
+  if (slug === null) {
+    // A document no window shows (a payment, a journal) prints by its table's print process, for a role given that process.
+    const processId = tablePrintProcess(table.dbName);
+    if (processId === null) throw notFound('Window not found', `No window shows ${table.name} records`);
+    if (!access.processes.has(processId)) throw forbidden('Access denied', `Access denied for the print process of ${table.name}`);
+    return runPrint(s, req.auth, processId, table, record.id, reportType);
+  }
+  const { processId } = await printTab(rc, access, slug, null);
   return runPrint(s, req.auth, processId, table, record.id, reportType);
 }
 

@@ -1,3 +1,4 @@
+import { headingText } from './report-heading.js';
 import { cellText, isNumeric, type CellValue, type ReportData } from './report-model.js';
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
@@ -22,9 +23,9 @@ export function renderHtml(r: ReportData): Buffer {
   }
   const html = `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(r.title)}</title>
-<style>body{font-family:Helvetica,Arial,sans-serif;font-size:10pt}table{border-collapse:collapse}th,td{padding:2px 6px;border-bottom:1px solid #ddd;text-align:left}.num{text-align:right}tr.group th{background:#eef}tr.total td{font-weight:bold;border-top:1px solid #888}tfoot td{font-weight:bold;border-top:2px solid #000}</style>
+<style>body{font-family:Helvetica,Arial,sans-serif;font-size:10pt}table{border-collapse:collapse}th,td{padding:2px 6px;border-bottom:1px solid #ddd;text-align:left}.num{text-align:right}.heading{color:#555;font-size:9pt}tr.group th{background:#eef}tr.total td{font-weight:bold;border-top:1px solid #888}tfoot td{font-weight:bold;border-top:2px solid #000}</style>
 </head><body>
-<h1>${escapeHtml(r.title)}</h1>
+${r.heading ? `<p class="heading">${escapeHtml(headingText(r.heading))}</p>\n` : ''}<h1>${escapeHtml(r.title)}</h1>
 <p class="parameters">${escapeHtml(r.subtitle)}</p>
 <table>
 <thead><tr>${r.columns.map((c) => `<th${isNumeric(c.type) ? ' class="num"' : ''}>${escapeHtml(c.label)}</th>`).join('')}</tr></thead>

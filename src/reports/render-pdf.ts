@@ -25,5 +25,6 @@ export function renderPdf(r: ReportData): Promise<Buffer> {
     rightAligned: r.columns.map((c) => isNumeric(c.type)),
     lines,
     landscape: r.columns.length > 6,
+    ...(r.heading ? { heading: r.heading } : {}),
   });
 }

@@ -2,6 +2,33 @@
 import type ExcelJS from 'exceljs';
 import { isNumeric, type CellValue, type ReportData } from './report-model.js';
 
+const headerText = (s: string): string => s.replace(/&/g, '&&');
+
+/**
+ * Who ran the report, when and with what parameters: the workbook's properties, the printed
+ * page's header, and a second sheet "Run" (the first sheet stays the table alone, for programs
+ * that read it).
+ */
+function describeRun(wb: ExcelJS.Workbook, ws: ExcelJS.Worksheet, r: ReportData): void {
+  const h = r.heading!;
+  wb.company = h.company;
+  wb.creator = h.user;
+  wb.title = r.title;
+  wb.subject = r.subtitle;
+  ws.headerFooter.oddHeader = `&L${headerText(h.company)}&C${headerText(r.title)}&R${headerText(`${h.runAt} ${h.user}`)}`;
+  ws.headerFooter.oddFooter = '&RPage &P of &N';
+  const run = wb.addWorksheet('Run');
+  run.columns = [{ width: 14 }, { width: 60 }];
+  run.addRows([
+    ['Report', r.title],
+    ['Company', h.company],
+    ['Parameters', r.subtitle],
+    ['Run on', h.runAt],
+    ['User', h.user],
+  ]);
+  run.getColumn(1).font = { bold: true };
+}
+
 /**
  * An Excel workbook (XLSX, also for report-type XLS): one sheet with a bold header, numbers as
  * numbers with their format, dates as dates, group headers, subtotals and the grand total.
@@ -38,5 +65,6 @@ export async function renderXlsx(r: ReportData): Promise<Buffer> {
   r.columns.forEach((c, i) => {
     if (isNumeric(c.type)) ws.getColumn(i + 1).alignment = { horizontal: 'right' };
   });
+  if (r.heading) describeRun(wb, ws, r);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }

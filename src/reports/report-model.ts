@@ -1,3 +1,5 @@
+import type { ReportHeading } from './pdf-table.js';
+
 /** A generated report, independent of its file format: what every renderer draws. */
 export type CellValue = string | number | null;
 
@@ -31,6 +33,8 @@ export interface ReportData {
   rowCount: number;
   /** Only group and grand totals, no detail rows. */
   isSummary: boolean;
+  /** The company, run date and user printed above the report (PDF, HTML, spreadsheet). */
+  heading?: ReportHeading;
 }
 
 export const isNumeric = (t: ColumnType): boolean => t === 'number' || t === 'amount' || t === 'quantity';

@@ -4,6 +4,7 @@ import { badRequest } from '../errors.js';
 import type { ParamScalar } from '../processes/parameters.js';
 import type { ProcessCall, ProcessOutcome } from '../processes/runner.js';
 import { renderReport } from './render-report.js';
+import { reportHeading } from './report-heading.js';
 import { buildReport, type CellValue, type ReportColumn, type ReportData } from './report-model.js';
 import { REPORT_LAYOUTS, REPORT_VIEWS, type PrintLayout, type ReportViewDef } from './report-views.js';
 
@@ -66,7 +67,7 @@ export async function reportViewReport(c: ProcessCall): Promise<ProcessOutcome> 
 
 /** The outcome of a report process: the report rendered in the requested type, named after the process and run. */
 export async function reportOutcome(c: ProcessCall, data: ReportData, summary = `${c.def.name}: ${data.rowCount} rows`): Promise<ProcessOutcome> {
-  const file = await renderReport(data, c.request.reportType);
+  const file = await renderReport({ ...data, heading: await reportHeading(c.tx, c.auth) }, c.request.reportType);
   const name = `${c.def.name.replace(/[^A-Za-z0-9]+/g, '_')}_${c.instanceId}.${file.extension}`;
   return { summary, report: { name, contentType: file.contentType, data: file.data } };
 }

@@ -18,6 +18,7 @@ import { applySeedColumnValues } from '../../seed/seed-column-values.js';
 import { QUEUE_SCHEMA } from '../../queue/queue-schema.js';
 import { addProcessSeed, addStandardProcessSeed } from '../../processes/process-seed.js';
 import { addPrintProcessSeed } from '../../print/print-seed.js';
+import { addPrintFormSeed } from '../../print/printforms-seed.js';
 import { addPeriodControls } from '../../documents/engine/period.js';
 import { addDemoMatches, mergeDoubleMatches } from '../../documents/engine/match-demo.js';
 import { NODE_SCHEMA } from '../../nodes/node-schema.js';
@@ -460,6 +461,13 @@ export const migrations: Migration[] = [
     name: 'warehouse differences account (M_Warehouse_Acct.W_Differences_Acct, demo account 56100) that physical inventory differences post to',
     async up(tx) {
       await addWarehouseDifferenceAccounts(tx);
+    },
+  },
+  {
+    version: 200,
+    name: "documents fit to send: the demo's letterhead logo, the payment's print process, document status names in the demo's other languages",
+    async up(tx) {
+      await addPrintFormSeed(tx);
     },
   },
 ];

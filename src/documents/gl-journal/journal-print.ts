@@ -3,18 +3,19 @@ import type { Queryable } from '../../db/types.js';
 import type { Table } from '../../dictionary/model.js';
 import { badRequest } from '../../errors.js';
 import type { ReportType } from '../../processes/parameters.js';
-import { money, renderDocumentForm, type PrintedDocument } from '../../print/document-print.js';
+import { formContext, renderDocumentForm, type PrintedDocument } from '../../print/document-print.js';
+import { amountText, DOCUMENT_STATUS_LIST, listName } from '../../print/print-text.js';
 
 /**
  * The printed form of a GL journal: organisation, number, accounting date, period, category,
  * currency and rate, status and description; a line per journal line with its account, partner,
  * description and accounted debit and credit; the totals.
  */
-export async function printJournal(q: Queryable, _auth: AuthContext, table: Table, id: number, type: ReportType | null): Promise<PrintedDocument> {
+export async function printJournal(q: Queryable, auth: AuthContext, table: Table, id: number, type: ReportType | null): Promise<PrintedDocument> {
   const { rows } = await q.query<Record<string, string | number | null>>(
     `SELECT j.documentno, j.docstatus, to_char(j.dateacct, 'YYYY-MM-DD') AS dateacct, j.description, j.currencyrate::text AS rate,
-        j.totaldr::float8 AS totaldr, j.totalcr::float8 AS totalcr, o.name AS org, p.name AS period, g.name AS category, c.iso_code AS currency, b.documentno AS batch
-       FROM gl_journal j LEFT JOIN ad_org o ON o.ad_org_id = j.ad_org_id LEFT JOIN c_period p ON p.c_period_id = j.c_period_id
+        j.totaldr::float8 AS totaldr, j.totalcr::float8 AS totalcr, j.ad_org_id, j.c_currency_id, p.name AS period, g.name AS category, c.iso_code AS currency, b.documentno AS batch
+       FROM gl_journal j LEFT JOIN c_period p ON p.c_period_id = j.c_period_id
        LEFT JOIN gl_category g ON g.gl_category_id = j.gl_category_id LEFT JOIN c_currency c ON c.c_currency_id = j.c_currency_id
        LEFT JOIN gl_journalbatch b ON b.gl_journalbatch_id = j.gl_journalbatch_id
       WHERE j.gl_journal_id = $1`,
@@ -30,16 +31,26 @@ export async function printJournal(q: Queryable, _auth: AuthContext, table: Tabl
     [id],
   );
   const title = `GL Journal ${String(h.documentno)}`;
-  const headerLines = [
-    String(h.org ?? ''),
-    `Accounting Date: ${String(h.dateacct ?? '')}   Period: ${String(h.period ?? '')}   Category: ${String(h.category ?? '')}   Status: ${String(h.docstatus ?? '')}`,
-    `Currency: ${String(h.currency ?? '')}   Rate: ${String(h.rate ?? '')}${h.batch ? `   Batch: ${String(h.batch)}` : ''}`,
-    ...(h.description ? [String(h.description)] : []),
+  const ctx = await formContext(q, auth, Number(h.ad_org_id), h.c_currency_id === null ? null : Number(h.c_currency_id));
+  const text = (v: string | number | null | undefined): string => (v === null || v === undefined ? '' : String(v));
+  const details: [string, string][] = [
+    ['Document No', text(h.documentno)],
+    ['Accounting Date', text(h.dateacct)],
+    ['Period', text(h.period)],
+    ['Category', text(h.category)],
+    ['Status', await listName(q, DOCUMENT_STATUS_LIST, h.docstatus === null ? null : String(h.docstatus), auth.language)],
+    ['Currency', text(h.currency)],
+    ['Rate', text(h.rate)],
+    ...(h.batch ? [['Batch', text(h.batch)] as [string, string]] : []),
   ];
+  const total = (n: string | number | null | undefined): string => `${amountText(Number(n ?? 0), ctx.numbers)} ${text(h.currency)}`.trim();
   const file = await renderDocumentForm(
     {
       title,
-      headerLines,
+      letterhead: ctx.letterhead,
+      recipient: [],
+      details,
+      notes: h.description ? [text(h.description)] : [],
       columns: [
         { label: 'Line', type: 'number' },
         { label: 'Account', type: 'text' },
@@ -49,7 +60,12 @@ export async function printJournal(q: Queryable, _auth: AuthContext, table: Tabl
         { label: 'Credit', type: 'amount' },
       ],
       cells: lines.rows.map((l) => [l.line, l.account, l.partner, l.description, l.dr, l.cr]),
-      footer: [`Total Debit: ${money(Number(h.totaldr ?? 0))} ${String(h.currency ?? '')}`.trim(), `Total Credit: ${money(Number(h.totalcr ?? 0))} ${String(h.currency ?? '')}`.trim()],
+      totals: [
+        { label: 'Total Debit', value: total(h.totaldr) },
+        { label: 'Total Credit', value: total(h.totalcr), grand: true },
+      ],
+      footer: [],
+      numbers: ctx.numbers,
     },
     type,
   );

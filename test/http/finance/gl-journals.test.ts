@@ -308,7 +308,7 @@ describe('GL journals', () => {
     const text = (await pdfText(Buffer.from(pdf.reportFile, 'base64'))).join('\n');
     assert.match(text, new RegExp(`GL Journal ${String(draft.DocumentNo)}`));
     assert.match(text, /51200 Product Expense/);
-    assert.match(text, /Total Debit: 12\.50/);
+    assert.match(text, /Total Debit +12\.50/);
     const archives = await ok(f.admin, 'GET', `/api/v1/models/gl_journal/${draft.id}/archives`);
     assert.equal(archives.archives.length, 1, 'the printed PDF is archived on the journal');
     const csv = await ok(f.admin, 'POST', '/api/v1/processes/rpt-gl_journal', { 'model-name': 'gl_journal', 'record-id': draft.id, 'report-type': 'CSV' });

@@ -68,8 +68,8 @@ describe('record print: the result of the print process of the record\'s window'
       assert.ok(text.includes(l.product), l.product);
       assert.ok(text.includes(l.linenetamt.toFixed(2)), String(l.linenetamt));
     }
-    assert.match(text, /Grand Total: 311\.70/);
-    assert.match(text, /Total Lines: 300\.00/);
+    assert.match(text, /Grand Total +311\.70 USD/);
+    assert.match(text, /Total Lines +300\.00 USD/);
     const [run] = await sql<Record<string, unknown>>(`SELECT * FROM ad_pinstance WHERE ad_pinstance_id = $1`, [r.AD_PInstance_ID]);
     assert.ok(run, 'the run is recorded');
     assert.deepEqual(
@@ -83,7 +83,7 @@ describe('record print: the result of the print process of the record\'s window'
     assert.equal(inv.process, 'rpt-c_invoice');
     const invText = (await pdfText(inv.file)).join('\n');
     assert.match(invText, /Invoice 100000/);
-    assert.match(invText, /Grand Total: 311\.70/);
+    assert.match(invText, /Grand Total +311\.70 USD/);
     const ship = await printed('/api/v1/models/m_inout/100/print');
     assert.equal(ship.process, 'rpt-m_inout');
     assert.equal(ship.reportFileName, 'Shipment_500000.pdf');
