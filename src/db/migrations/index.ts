@@ -30,6 +30,7 @@ import { addFinancialStatements } from '../../seed/financial-statements.js';
 import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
 import { QUEUE_CONTROL_SCHEMA } from '../../queue/queue-control.js';
 import { addDunningSeed, addOpenItemsSeed, addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
+import { addReturnSeed } from '../../seed/returns-seed.js';
 
 export interface Migration {
   version: number;
@@ -437,6 +438,13 @@ export const migrations: Migration[] = [
     name: 'the Open Items report (RV_OpenItem): open installments of invoices with their due dates, days due and discounts',
     async up(tx) {
       await addOpenItemsSeed(tx);
+    },
+  },
+  {
+    version: 240,
+    name: 'returns by RMA: the vendor return document types (150 Vendor Return Material, 151 MM Vendor Return), the RMA type Damage on Arrival, and the processes generating the return documents (52001) and credit memos (52002) of an RMA',
+    async up(tx) {
+      await addReturnSeed(tx);
     },
   },
 ];
