@@ -19,6 +19,7 @@ import { chargePaymentBeforeSave } from './charge-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 import { registerGlJournals } from './gl-journal/register.js';
 import { registerRmaRules } from './rma/register.js';
+import { registerRequisitionRules } from './requisition/register.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 function documentDefaults(e: ModelEvent): void {
@@ -77,4 +78,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
   registerGlJournals(events, documentDefaults);
   registerRmaRules(events, documentDefaults);
+  registerRequisitionRules(events, documentDefaults);
 }

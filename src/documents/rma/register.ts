@@ -1,6 +1,6 @@
 import type { ModelEvent, ModelEvents } from '../../events/model-events.js';
 import type { ProcessImplementations } from '../../processes/runner.js';
-import { lockParentFirst } from '../../records/write/persist.js';
+import { registerHeaderLineRules } from '../header-line-events.js';
 import { registerDocumentType } from '../engine/engine.js';
 import { GENERATE_CREDIT_MEMOS_CLASS, GENERATE_RETURNS_CLASS } from '../../seed/returns-seed.js';
 import { rmaDocument } from './rma-document.js';
@@ -12,13 +12,14 @@ const STATUS_EVENTS = ['after-complete', 'after-void', 'after-reverse-correct', 
 
 /** Returns by RMA: the RMA document with its rules, and its quantities kept by its returns and credit memos. */
 export function registerRmaRules(events: ModelEvents, documentDefaults: (e: ModelEvent) => void): void {
-  events.on('before-new', 'm_rma', documentDefaults);
-  events.on('before-new', 'm_rma', rmaBeforeSave);
-  events.on('before-change', 'm_rma', rmaBeforeSave);
-  events.on('before-new', 'm_rmaline', rmaLineBeforeSave);
-  events.on('before-change', 'm_rmaline', rmaLineBeforeSave);
-  for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, 'm_rmaline', rmaLineAfterSave);
-  lockParentFirst('m_rmaline', 'm_rma', 'm_rma_id', 'm_rma_id');
+  registerHeaderLineRules(events, documentDefaults, {
+    header: 'm_rma',
+    line: 'm_rmaline',
+    key: 'm_rma_id',
+    headerBeforeSave: rmaBeforeSave,
+    lineBeforeSave: rmaLineBeforeSave,
+    lineAfterSave: rmaLineAfterSave,
+  });
   for (const type of STATUS_EVENTS) for (const table of ['m_inout', 'c_invoice']) events.on(type, table, refreshRmaQuantities);
   registerDocumentType(rmaDocument);
 }

@@ -18,6 +18,7 @@ import { invoiceRevaluation } from '../../documents/period-end/revaluation.js';
 import { yearEndClose } from '../../documents/period-end/year-end-close.js';
 import { registerPayrunProcesses } from '../../documents/payrun-processes.js';
 import { registerRmaProcesses } from '../../documents/rma/register.js';
+import { registerRequisitionProcesses } from '../../documents/requisition/register.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {
@@ -39,4 +40,5 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('dictum.process.YearEndClose', yearEndClose);
   registerPayrunProcesses(impls);
   registerRmaProcesses(impls);
+  registerRequisitionProcesses(impls);
 }
