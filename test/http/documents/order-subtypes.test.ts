@@ -91,6 +91,33 @@ describe('order sub types that ship, invoice and get paid on completion', () => 
     await books.byAccount('c_payment', drafted.id);
   });
 
+  it('a prepay order whose type generates shipment and invoice gets them on its release; the payment pays the invoice', async () => {
+    await ok('PUT', `/api/v1/models/c_doctype/${PREPAY_ORDER}`, { IsAutoGenerateInout: true, IsAutoGenerateInvoice: true });
+    try {
+      const o = await order(PREPAY_ORDER, { PaymentRule: 'P' });
+      assert.equal(idOf(o.DocStatus), 'WP');
+      assert.deepEqual(Object.values(await generated(o.id)).slice(0, 2), [[], []], 'nothing generated while it waits');
+      const payment = await ok('POST', '/api/v1/models/c_payment', {
+        C_BPartner_ID: CUSTOMER, C_Order_ID: o.id, C_BankAccount_ID: HQ_BANK_ACCOUNT, C_DocType_ID: 119, IsReceipt: true, PayAmt: Number(o.GrandTotal), C_Currency_ID: idOf(o.C_Currency_ID), 'doc-action': 'CO',
+      });
+      const { shipments, invoices, lines } = await generated(o.id);
+      assert.equal(shipments.length, 1);
+      assert.deepEqual(invoices.map((i) => [idOf(i.DocStatus), i.IsPaid]), [['CO', true]]);
+      assert.deepEqual(lines.map((l) => [l.QtyDelivered, l.QtyInvoiced]), [[3, 3]]);
+      assert.equal(idOf((await books.payment(payment.id)).C_Invoice_ID), invoices[0]!.id);
+      await books.byAccount('c_invoice', invoices[0]!.id);
+    } finally {
+      await ok('PUT', `/api/v1/models/c_doctype/${PREPAY_ORDER}`, { IsAutoGenerateInout: false, IsAutoGenerateInvoice: false });
+    }
+  });
+
+  it('the generated documents raise their own document events (DACO) within the order completion', async () => {
+    const seen: string[] = [];
+    for (const table of ['m_inout', 'c_invoice', 'c_payment', 'c_order']) fx.server.services.events.on('after-complete', table, () => void seen.push(table));
+    await order(POS_ORDER, { PaymentRule: 'B' });
+    assert.deepEqual(seen, ['m_inout', 'c_invoice', 'c_payment', 'c_order']);
+  });
+
   it('a failing generated document rolls the order back: nothing is written', async () => {
     // A POS order paid in cash in a currency no bank account of the organization holds.
     const before = (await rows('m_inout', `C_BPartner_ID eq ${CUSTOMER}`)).length;
