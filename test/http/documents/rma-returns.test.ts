@@ -148,4 +148,16 @@ describe('returns by RMA: against shipped and received lines, return documents a
     assert.ok(user.status === 403 || user.status === 404, `${user.status} ${user.text}`);
     assert.equal((await rows('m_inout', `M_RMA_ID eq ${rma.id}`)).length, 0);
   });
+
+  it('the least-privileged role runs no action on an RMA of an organization it may not write, nor generates from it', async () => {
+    const { ship, shipLine } = await shippedAndInvoiced();
+    const foreign = await ok('POST', '/api/v1/models/m_rma', { AD_Org_ID: 50001, InOut_ID: ship.id, M_RMALine: [{ AD_Org_ID: 50001, M_InOutLine_ID: shipLine.id, Qty: 1 }] });
+    const refused = await call('PUT', `/api/v1/models/m_rma/${foreign.id}`, { 'doc-action': 'CO' }, fx.ws);
+    assert.equal(refused.status, 403, refused.text);
+    assert.equal(idOf((await ok('GET', `/api/v1/models/m_rma/${foreign.id}`)).DocStatus), 'DR');
+    await ok('PUT', `/api/v1/models/m_rma/${foreign.id}`, { 'doc-action': 'CO' });
+    const generate = await generateReturn(foreign.id, fx.ws);
+    assert.ok(generate.status === 403 || generate.status === 404 || generate.body.isError === true, `${generate.status} ${generate.text}`);
+    assert.equal((await rows('m_inout', `M_RMA_ID eq ${foreign.id}`)).length, 0);
+  });
 });
