@@ -19,6 +19,7 @@ import { chargePaymentBeforeSave } from './charge-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 import { registerGlJournals } from './gl-journal/register.js';
 import { registerRmaRules } from './rma/register.js';
+import { prepayNotCash } from './order-subtypes/prepay-payment-rule.js';
 import { registerRequisitionRules } from './requisition/register.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
@@ -78,5 +79,6 @@ export function registerDocumentRules(events: ModelEvents): void {
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
   registerGlJournals(events, documentDefaults);
   registerRmaRules(events, documentDefaults);
+  for (const type of ['before-new', 'before-change'] as const) events.on(type, 'c_order', prepayNotCash);
   registerRequisitionRules(events, documentDefaults);
 }

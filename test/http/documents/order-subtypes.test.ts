@@ -118,6 +118,15 @@ describe('order sub types that ship, invoice and get paid on completion', () => 
     assert.deepEqual(seen, ['m_inout', 'c_invoice', 'c_payment', 'c_order']);
   });
 
+  it('refuses a prepay order paid in cash, created or changed so', async () => {
+    const created = await call('POST', '/api/v1/models/c_order', { C_BPartner_ID: CUSTOMER, C_DocTypeTarget_ID: PREPAY_ORDER, PaymentRule: 'B', C_OrderLine: [{ M_Product_ID: PRODUCT, QtyEntered: 1 }] });
+    assert.equal(created.status, 400, created.text);
+    assert.match(created.body.detail, /prepay order cannot be paid in cash/);
+    const draft = await ok('POST', '/api/v1/models/c_order', { C_BPartner_ID: CUSTOMER, C_DocTypeTarget_ID: PREPAY_ORDER, PaymentRule: 'P' });
+    assert.equal((await call('PUT', `/api/v1/models/c_order/${draft.id}`, { PaymentRule: 'B' })).status, 400);
+    assert.equal(idOf((await ok('GET', `/api/v1/models/c_order/${draft.id}`)).PaymentRule), 'P');
+  });
+
   it('a failing generated document rolls the order back: nothing is written', async () => {
     // A POS order paid in cash in a currency no bank account of the organization holds.
     const before = (await rows('m_inout', `C_BPartner_ID eq ${CUSTOMER}`)).length;
