@@ -4,6 +4,7 @@ import { add, toNumber, type DecimalInput } from './decimal.js';
 import type { DocumentKind } from './document-kinds.js';
 import { discountPercent, isUnderLimit, lineNetAmount, nextLineNo, taxAmount } from './document-math.js';
 import { chargeTax, prefetchProductFacts, productFacts, taxRate, type PricingContext } from './pricing.js';
+import { vendorPrices } from './buying/vendor-price.js';
 import { recomputeDocument } from './totals.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
 import { IDENTITY, unitConversion, type UnitConversion } from './units.js';
@@ -117,8 +118,11 @@ async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise
     return { repriced: false, inProductUnit: false };
   }
   if (!isNew && !e.changed.has('m_product_id')) return { repriced: false, inProductUnit: false };
-  const p = await productFacts(e.tx, e.memo, productId, ctx);
-  if (!p) return { repriced: false, inProductUnit: false };
+  const facts = await productFacts(e.tx, e.memo, productId, ctx);
+  if (!facts) return { repriced: false, inProductUnit: false };
+  // A purchase line without a price list price takes its vendor's price (M_Product_PO).
+  const vendor = !ctx.isSOTrx && (facts.pricestd === null || facts.pricestd === undefined) ? await vendorPrices(e.tx, productId, idOf(e.row.c_bpartner_id), idOf(e.row.c_currency_id)) : null;
+  const p = vendor ? { ...facts, ...vendor } : facts;
   await derive(e, 'c_uom_id', idOf(p.c_uom_id));
   let inProductUnit = false;
   if (p.pricestd !== null && p.pricestd !== undefined) {

@@ -23,6 +23,9 @@ import { registerBankStatement } from './bankstatement/register.js';
 import { registerCash } from './cash/register.js';
 import { registerDocumentPrinter } from '../print/document-print.js';
 import { printPayment } from './payment/payment-print.js';
+import { registerRmaRules } from './rma/register.js';
+import { prepayNotCash } from './order-subtypes/prepay-payment-rule.js';
+import { registerRequisitionRules } from './requisition/register.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 export function documentDefaults(e: ModelEvent): void {
@@ -84,4 +87,7 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerBankStatement(events);
   registerCash(events);
   registerDocumentPrinter('c_payment', printPayment);
+  registerRmaRules(events, documentDefaults);
+  for (const type of ['before-new', 'before-change'] as const) events.on(type, 'c_order', prepayNotCash);
+  registerRequisitionRules(events, documentDefaults);
 }

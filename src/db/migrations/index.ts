@@ -33,6 +33,8 @@ import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
 import { QUEUE_CONTROL_SCHEMA } from '../../queue/queue-control.js';
 import { addDunningSeed, addOpenItemsSeed, addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
 import { addWarehouseDifferenceAccounts } from '../../documents/inventory/warehouse-accounts-seed.js';
+import { addReturnSeed } from '../../seed/returns-seed.js';
+import { addBuyingSeed } from '../../seed/buying-seed.js';
 
 export interface Migration {
   version: number;
@@ -468,6 +470,20 @@ export const migrations: Migration[] = [
     name: "documents fit to send: the demo's letterhead logo, the payment's print process, document status names in the demo's other languages",
     async up(tx) {
       await addPrintFormSeed(tx);
+    },
+  },
+  {
+    version: 240,
+    name: 'returns by RMA: the vendor return document types (150 Vendor Return Material, 151 MM Vendor Return), the RMA type Damage on Arrival, and the processes generating the return documents (52001) and credit memos (52002) of an RMA',
+    async up(tx) {
+      await addReturnSeed(tx);
+    },
+  },
+  {
+    version: 241,
+    name: 'buying: the process Create PO from Requisition (337) with its parameters',
+    async up(tx) {
+      await addBuyingSeed(tx);
     },
   },
 ];

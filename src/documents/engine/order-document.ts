@@ -1,5 +1,6 @@
 import { ORDER } from '../document-kinds.js';
-import { idOf, nowTimestamp } from '../row-values.js';
+import { nowTimestamp } from '../row-values.js';
+import { awaitsPrepayment, generateSubTypeDocuments } from '../order-subtypes/sub-type-completion.js';
 import { deleteFacts } from '../accounting/facts.js';
 import { syncOrderReservations } from '../stock/reservations.js';
 import { definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod } from './common.js';
@@ -45,10 +46,11 @@ export const orderDocument: DocumentType = {
   async complete(d) {
     await definiteNumberAndDate(d, 'dateordered');
     const dt = await docTypeOf(d);
-    if (dt?.docsubtypeso === 'PR' && idOf(d.row.c_payment_id) === null) {
+    if (awaitsPrepayment(d, dt)) {
       d.messages.push('Waiting for the prepayment');
       return 'WP';
     }
+    await generateSubTypeDocuments(d, dt);
     return 'CO';
   },
 

@@ -8,6 +8,7 @@ import { refuse, type DocumentContext, type DocumentType } from './document-type
 import { runDocumentAction } from './engine.js';
 import { createReversal } from './reversal.js';
 import { refreshAllocated, refreshPaid } from './settlement.js';
+import { releasePrepaidOrder } from '../order-subtypes/prepayment.js';
 
 const dayOf = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v ?? '')).slice(0, 10);
 
@@ -120,7 +121,9 @@ export const paymentDocument: DocumentType = {
       d.changes.isallocated = 'Y';
       return 'CO';
     }
-    const invoice = idOf(d.row.c_invoice_id);
+    const prepaid = await releasePrepaidOrder(d);
+    if (prepaid !== null) d.changes.c_invoice_id = prepaid;
+    const invoice = prepaid ?? idOf(d.row.c_invoice_id);
     if (invoice !== null) {
       // The allocation is written before this payment's status: the header goes first.
       await d.wc.tx.query(`UPDATE c_payment SET documentno = $2, posted = 'Y' WHERE c_payment_id = $1`, [docId(d), current(d, 'documentno')]);

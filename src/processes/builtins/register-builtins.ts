@@ -19,6 +19,8 @@ import { yearEndClose } from '../../documents/period-end/year-end-close.js';
 import { registerPayrunProcesses } from '../../documents/payrun-processes.js';
 import { bankStatementMatcher } from '../../documents/bankstatement/statement-matcher.js';
 import { bankTransfer } from '../../documents/bankstatement/bank-transfer.js';
+import { registerRmaProcesses } from '../../documents/rma/register.js';
+import { registerRequisitionProcesses } from '../../documents/requisition/register.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {
@@ -41,4 +43,6 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   registerPayrunProcesses(impls);
   impls.register('org.compiere.process.BankStatementMatcher', bankStatementMatcher);
   impls.register('org.eevolution.process.BankTransfer', bankTransfer);
+  registerRmaProcesses(impls);
+  registerRequisitionProcesses(impls);
 }
