@@ -33,6 +33,7 @@ import { clientErrors, frameworkErrors } from './http/framework-errors.js';
 import { RouteMethods } from './http/route-methods.js';
 import { BODY_LIMIT, limitPublicBodies, REQUEST_TIMEOUT_MS } from './http/limits.js';
 import { webhookRoutes } from './webhooks/register.js';
+import { idempotentRetries } from './idempotency/idempotent-retries.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -62,6 +63,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
   registerQueryParameterCheck(app, parameterIgnorer(s));
+  idempotentRetries(app, s.db, s.log);
   await authRoutes(app, s);
   await healthRoutes(app, s);
   await modelReadRoutes(app, s);

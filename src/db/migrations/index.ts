@@ -25,6 +25,7 @@ import { DICTIONARY_TABLES } from '../../dictionary/cache.js';
 import { addSeedPlaces } from '../../seed/places.js';
 import { movePlacesToOriginalIds } from '../../seed/place-ids.js';
 import { addFinancialStatements } from '../../seed/financial-statements.js';
+import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
 
 export interface Migration {
   version: number;
@@ -376,6 +377,13 @@ export const migrations: Migration[] = [
     name: 'financial statements: report sources (PA_ReportSource), the summary accounts and report sets of the demo company (balance sheet, income statement, trial balance), the processes Financial Report, Aging and General Ledger Detail, open items by due date for the "Open Invoices by Age" chart, and an index of the facts by schema, account and date',
     async up(tx) {
       await addFinancialStatements(tx);
+    },
+  },
+  {
+    version: 190,
+    name: 'answers kept for Idempotency-Key (dictum.idempotent_request)',
+    async up(tx) {
+      for (const statement of IDEMPOTENCY_SCHEMA) await tx.query(statement);
     },
   },
 ];
