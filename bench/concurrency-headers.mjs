@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { connect, databaseName, defaultDatabaseUrl, ensureDatabase, withDatabase } from './lib/database.mjs';
 import { runTool } from './lib/children.mjs';
 import { parseWrkOutput } from './lib/wrk.mjs';
-import { freePort, login, startDictum } from './lib/server.mjs';
+import { freePort, login, readCpuTicks, startDictum, waitIdle } from './lib/server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const log = (line) => console.log(line);
@@ -74,6 +74,19 @@ const SCENARIOS = [
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+/**
+ * CPU ticks spent so far by the server and by the database sessions serving it. On a machine other
+ * work keeps busy, throughput swings with that work; the CPU each request costs both processes
+ * swings far less, so the comparison rests on it.
+ */
+async function cpuTicks(client, serverPid, database) {
+  const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+  let total = readCpuTicks(serverPid) ?? 0;
+  for (const r of rows) total += readCpuTicks(r.pid) ?? 0;
+  return total;
+}
+const TICK_MS = 10;
+
 async function main() {
   const url = process.env.DATABASE_URL ?? withDatabase(defaultDatabaseUrl(), 'dictum_bench_headers');
   if (await ensureDatabase(url)) log(`created database ${databaseName(url)}`);
@@ -102,32 +115,54 @@ async function main() {
     for (const sc of SCENARIOS) {
       const rps = { without: [], with: [] };
       const p50 = { without: [], with: [] };
-      for (let round = 0; round < ROUNDS; round++) {
+      const cpu = { without: [], with: [] };
+      for (let round = -1; round < ROUNDS; round++) {
         // Alternating which variant goes first spreads the drift of a busy machine over both.
-        const order = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
+        const order = round % 2 !== 0 ? ['without', 'with'] : ['with', 'without'];
         for (const variant of order) {
           const file = path.join(work, `${sc.key}-${variant}-${round}.lua`);
           fs.writeFileSync(file, script({ kind: sc.kind, token, ids, tag: `${process.pid}r${run++}`, header: variant === 'with' ? sc.header : null }));
+          await waitIdle(server.pid, { maxMs: 5000 });
+          const before = await cpuTicks(client, server.pid, databaseName(url));
           const out = await runTool('wrk', ['-t', '2', '-c', String(CONNECTIONS), '-d', `${SECONDS}s`, '--timeout', '30s', '-s', file, server.baseUrl], {
             timeoutMs: (SECONDS + 60) * 1000,
             describeFailure: (code, err) => `wrk exited with ${code}: ${err}`,
           });
           const r = parseWrkOutput(out);
           if (r.errors) throw new Error(`${sc.title} ${variant}: ${r.errors} errors (non-2xx ${r.non2xx})`);
+          const spent = ((await cpuTicks(client, server.pid, databaseName(url))) - before) * TICK_MS;
+          if (round < 0) continue; // the warm-up round: compiled code and caches ready for both
+          cpu[variant].push(spent / r.requests);
           rps[variant].push(r.rps);
           p50[variant].push(r.p50);
         }
       }
       const without = median(rps.without);
       const withHeader = median(rps.with);
-      results.push({ key: sc.key, title: sc.title, header: sc.headerText, withoutRps: without, withRps: withHeader, costRatio: without / withHeader, withoutP50Ms: median(p50.without), withP50Ms: median(p50.with) });
+      const cpuWithout = median(cpu.without);
+      const cpuWith = median(cpu.with);
+      results.push({
+        key: sc.key,
+        title: sc.title,
+        header: sc.headerText,
+        withoutRps: without,
+        withRps: withHeader,
+        throughputRatio: without / withHeader,
+        withoutCpuMs: cpuWithout,
+        withCpuMs: cpuWith,
+        costRatio: cpuWith / cpuWithout,
+        withoutP50Ms: median(p50.without),
+        withP50Ms: median(p50.with),
+      });
     }
     log('');
-    log('| scenario | without (req/s) | with header (req/s) | cost with / without | header |');
-    log('|---|---|---|---|---|');
-    for (const r of results) log(`| ${r.title} | ${r.withoutRps.toFixed(0)} | ${r.withRps.toFixed(0)} | ${r.costRatio.toFixed(3)} | ${r.header} |`);
+    log('| scenario | without: req/s, CPU ms/req | with header: req/s, CPU ms/req | CPU cost with / without | req/s without / with | header |');
+    log('|---|---|---|---|---|---|');
+    for (const r of results) {
+      log(`| ${r.title} | ${r.withoutRps.toFixed(0)}, ${r.withoutCpuMs.toFixed(3)} | ${r.withRps.toFixed(0)}, ${r.withCpuMs.toFixed(3)} | ${r.costRatio.toFixed(3)} | ${r.throughputRatio.toFixed(3)} | ${r.header} |`);
+    }
     log('');
-    log('cost = time per request with the header / without it (1.05 = 5% more); median of the rounds.');
+    log('CPU ms/req: server process plus its database sessions, per request. Cost 1.05 = 5% more with the header; median of the rounds.');
     if (process.argv.includes('--json')) log(JSON.stringify(results));
   } finally {
     await server.stop();

@@ -2,13 +2,34 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/types.js';
 import { ApiError, badRequest } from '../errors.js';
-import { claimKey, keepAnswer, releaseKey, sweepExpiredAnswers, type KeyScope } from './kept-answers.js';
+import { claimKey, keepAnswer, releaseKey, sweepExpiredAnswers, type Claim, type KeyScope } from './kept-answers.js';
 
-/** The requests an Idempotency-Key makes safe to retry: creations, batches, process runs, updates with their document actions. */
-const COVERED = new Set(['POST /api/v1/models/:table', 'POST /api/v1/batch', 'POST /api/v1/processes/:slug', 'POST /api/v1/processes/jobs/:slug', 'PUT /api/v1/models/:table/:id']);
+/**
+ * Requests whose whole work is one transaction: their key is claimed and their answer kept in
+ * that transaction (see answerOnce), which costs two statements and no commit of its own.
+ */
+const IN_TRANSACTION = new Set(['POST /api/v1/models/:table', 'PUT /api/v1/models/:table/:id']);
+/** The other requests an Idempotency-Key makes safe to retry: their key is claimed before they run and their answer kept after. */
+const AROUND = new Set(['POST /api/v1/batch', 'POST /api/v1/processes/:slug', 'POST /api/v1/processes/jobs/:slug']);
 
 /** The header a replayed answer carries. */
 export const REPLAYED = 'Idempotent-Replayed';
+
+/** Keyed requests whose route claims the key in its own transaction (see answerOnce). */
+export const keyedRequests = new WeakMap<FastifyRequest, { scope: KeyScope; hash: string }>();
+
+/** The answer to a request whose key another request took: its kept answer replayed, 422 or 409. */
+export function settle(reply: FastifyReply, scope: KeyScope, claim: Exclude<Claim, { kind: 'claimed' }>): FastifyReply {
+  switch (claim.kind) {
+    case 'other-request':
+      throw new ApiError(422, 'Unprocessable Content', `Idempotency-Key ${scope.key} was used for another request; use a new key for this one`);
+    case 'running':
+      throw new ApiError(409, 'Conflict', `The request with Idempotency-Key ${scope.key} is still running; retry later`, { 'Retry-After': '1' });
+    case 'answered':
+      reply.code(claim.answer.status).headers(claim.answer.headers).header(REPLAYED, 'true');
+      return reply.send(claim.answer.body);
+  }
+}
 
 /** How long a retry waits for the first run of its key to answer before it answers 409. */
 const WAIT_MS = 2000;
@@ -55,7 +76,10 @@ export function idempotentRetries(app: FastifyInstance, db: Queryable, log: { wa
 
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     const given = req.headers['idempotency-key'];
-    if (given === undefined || !COVERED.has(`${req.method} ${req.routeOptions.url}`)) return;
+    if (given === undefined) return;
+    const route = `${req.method} ${req.routeOptions.url}`;
+    const inTransaction = IN_TRANSACTION.has(route);
+    if (!inTransaction && !AROUND.has(route)) return;
     if (typeof given !== 'string' || !KEY_TEXT.test(given)) throw badRequest('Invalid Idempotency-Key', 'Idempotency-Key is one value of 1 to 255 visible ASCII characters');
     if (Date.now() - lastSweep > SWEEP_MS) {
       lastSweep = Date.now();
@@ -63,6 +87,10 @@ export function idempotentRetries(app: FastifyInstance, db: Queryable, log: { wa
     }
     const scope = scopeOf(req, given);
     const hash = requestHash(req.body);
+    if (inTransaction) {
+      keyedRequests.set(req, { scope, hash });
+      return;
+    }
     const until = Date.now() + WAIT_MS;
     for (;;) {
       const claim = await claimKey(db, scope, hash);
@@ -71,12 +99,10 @@ export function idempotentRetries(app: FastifyInstance, db: Queryable, log: { wa
           runs.set(req, scope);
           return;
         case 'other-request':
-          throw new ApiError(422, 'Unprocessable Content', `Idempotency-Key ${given} was used for another request; use a new key for this one`);
         case 'answered':
-          reply.code(claim.answer.status).headers(claim.answer.headers).header(REPLAYED, 'true');
-          return reply.send(claim.answer.body);
+          return settle(reply, scope, claim);
         case 'running':
-          if (Date.now() >= until) throw new ApiError(409, 'Conflict', `The request with Idempotency-Key ${given} is still running; retry later`, { 'Retry-After': '1' });
+          if (Date.now() >= until) return settle(reply, scope, claim);
           await sleep(POLL_MS);
       }
     }

@@ -65,7 +65,9 @@ describe('Idempotency-Key', () => {
     const user = await login(server, { userName: 'GardenUser', password: 'GardenUser', roleId: 103 });
     const other = await post('/api/v1/models/c_bpartner', partner('idem-user'), 'key-user', user);
     assert.equal(other.headers.get('idempotent-replayed'), null);
-    assert.notEqual(other.text, first.text, 'the request ran for the other user');
+    assert.notEqual(other.text, first.text, 'the request ran for the other user (and met the record of the first)');
+    const own = await post('/api/v1/models/c_bpartner', partner('idem-user-2'), 'key-user', user);
+    assert.equal(own.status, 201, `the key is the other user's own, whatever body the first user sent: ${own.text}`);
     assert.equal(await keptRows('key-user'), 2, 'one answer per user');
   });
 
@@ -78,23 +80,38 @@ describe('Idempotency-Key', () => {
   });
 
   it('answers 409 while the first run has not answered, and runs again once its lease ran out', async () => {
-    const path = '/api/v1/models/c_bpartner';
-    const body = partner('idem-running');
-    const first = await post(path, body, 'key-running');
-    assert.equal(first.status, 201);
+    const entries = [{ method: 'POST', path: 'v1/models/c_bpartner', body: partner('idem-running') }];
+    const first = await post('/api/v1/batch', entries, 'key-running');
+    assert.equal(first.status, 200, first.text);
     // The state a run in progress (or one whose instance died) leaves.
     await server.services.db.query("UPDATE dictum.idempotent_request SET status = NULL, body = NULL WHERE idempotency_key = 'key-running'");
     const started = Date.now();
-    const busy = await post(path, body, 'key-running');
+    const busy = await post('/api/v1/batch', entries, 'key-running');
     assert.equal(busy.status, 409, busy.text);
     assert.equal(busy.headers.get('retry-after'), '1');
     assert.ok(Date.now() - started >= 1500, 'it waited for the first run a moment');
     await server.services.db.query("UPDATE dictum.idempotent_request SET lease_until = now() - interval '1 second' WHERE idempotency_key = 'key-running'");
-    const rerun = await post(path, { ...body, Value: 'idem-running-2', Name: 'idem-running-2' }, 'key-running');
+    const rerun = await post('/api/v1/batch', [{ ...entries[0], body: partner('idem-running-2') }], 'key-running');
     assert.equal(rerun.status, 422, 'another body stays another request');
-    const taken = await post(path, body, 'key-running');
-    assert.equal(taken.status, 409, 'the request runs again (and meets the record its first run wrote)');
-    assert.equal(taken.body.title, 'Duplicate record');
+    const taken = await post('/api/v1/batch', entries, 'key-running');
+    assert.equal(taken.headers.get('idempotent-replayed'), null);
+    assert.equal(taken.status, 400, 'the request runs again (and meets the record its first run wrote)');
+    assert.equal(taken.body[0].body.title, 'Duplicate record');
+  });
+
+  it('answers 409 to a record write whose key a run elsewhere holds without an answer', async () => {
+    await server.services.db.query(
+      `INSERT INTO dictum.idempotent_request (ad_user_id, ad_client_id, idempotency_key, method, path, request_hash, lease_until, expires_at)
+       SELECT $1, 11, 'key-held', 'POST', '/api/v1/models/c_bpartner', request_hash, now() + interval '1 minute', now() + interval '1 day'
+       FROM (SELECT 'x' AS request_hash) h`,
+      [adminId],
+    );
+    const body = partner('idem-held');
+    const hash = (await import('node:crypto')).createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+    await server.services.db.query("UPDATE dictum.idempotent_request SET request_hash = $1 WHERE idempotency_key = 'key-held'", [hash]);
+    const r = await post('/api/v1/models/c_bpartner', body, 'key-held');
+    assert.equal(r.status, 409, r.text);
+    assert.equal(await partners('idem-held'), 0);
   });
 
   it('forgets answers after a day: an expired key runs again, and the sweep deletes expired answers', async () => {
@@ -142,14 +159,23 @@ describe('Idempotency-Key', () => {
     assert.equal(closedAgain.headers.get('idempotent-replayed'), 'true');
   });
 
-  it('keeps a refusal as the first answer too', async () => {
-    const first = await post('/api/v1/models/c_bpartner', { Name: 'no group', C_BP_Group_ID: 999999 }, 'key-refused');
+  it('keeps no refusal of a record write (it wrote nothing): a retry runs again', async () => {
+    const refused = { Name: 'no group', C_BP_Group_ID: 999999 };
+    const first = await post('/api/v1/models/c_bpartner', refused, 'key-refused');
     assert.equal(first.status, 400, first.text);
-    const again = await post('/api/v1/models/c_bpartner', { Name: 'no group', C_BP_Group_ID: 999999 }, 'key-refused');
+    assert.equal(await keptRows('key-refused'), 0);
+    const again = await post('/api/v1/models/c_bpartner', refused, 'key-refused');
+    assert.equal(again.status, 400);
+    assert.equal(again.headers.get('idempotent-replayed'), null);
+  });
+
+  it('keeps the refusal of a batch as its first answer', async () => {
+    const entries = [{ method: 'POST', path: 'v1/models/c_bpartner', body: { Name: 'no group', C_BP_Group_ID: 999999 } }];
+    const first = await post('/api/v1/batch', entries, 'key-batch-refused');
+    assert.equal(first.status, 400, first.text);
+    const again = await post('/api/v1/batch', entries, 'key-batch-refused');
     assert.equal(again.text, first.text);
     assert.equal(again.headers.get('idempotent-replayed'), 'true');
-    assert.equal(await keptRows('key-refused'), 1);
-    assert.ok(adminId > 0);
   });
 });
 
