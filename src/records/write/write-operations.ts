@@ -66,12 +66,13 @@ export async function deleteOperation(s: Services, auth: AuthContext, tx: Tx, ta
  * names; 412 otherwise. Once locked it cannot change before this request's write.
  */
 async function lockedAtVersion(wc: WriteContext, table: Table, id: string, ifMatch: string, change: { body: unknown } | 'delete'): Promise<Row> {
-  const row = await loadForWrite(wc, table, id);
+  let version: string | null = null;
+  const row = await loadForWrite(wc, table, id, (v) => (version = v));
   // One who may not write the record learns nothing of its versions: the write's own 403 first.
   const ownPassword = change !== 'delete' && isOwnPasswordChange(wc.auth, table, row, parseBody(wc.dict, table, change.body).values.keys());
   const at = (c: string) => (table.byName.has(c) ? Number(row[c]) : null);
   assertWritableRow(wc.auth, table, at('ad_client_id'), at('ad_org_id'), change === 'delete' ? 'delete' : 'update', ownPassword);
-  assertIfMatch(table, id, ifMatch, await rowVersion(wc.tx, table, (sql, alias) => keyCondition(table, id, alias, sql)));
+  assertIfMatch(table, id, ifMatch, version);
   return row;
 }
 
