@@ -38,6 +38,7 @@ import { logEveryRequest } from './http/access-log.js';
 import { allowCrossOrigin } from './http/cors.js';
 import { compressAnswers } from './http/compression.js';
 import { countRequests, metricsRoute } from './metrics/metrics-routes.js';
+import { idempotentRetries } from './idempotency/idempotent-retries.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -74,6 +75,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
   registerQueryParameterCheck(app, parameterIgnorer(s));
+  idempotentRetries(app, s.db, s.log);
   await authRoutes(app, s);
   await healthRoutes(app, s);
   await metricsRoute(app, s, metrics);

@@ -9,6 +9,20 @@ export interface BatchItem {
   body: unknown;
   /** The slug of a process run (POST v1/processes/{slug}); the table is then empty. */
   process?: string;
+  /** The entry's If-Match header (its `headers` member): PUT and DELETE run only at that version. */
+  ifMatch?: string;
+}
+
+/** The If-Match member of an entry's `headers` object, whatever its case. */
+function ifMatchOfEntry(headers: unknown): string | undefined {
+  if (headers === undefined || headers === null) return undefined;
+  if (typeof headers !== 'object' || Array.isArray(headers)) throw new BatchItemError(400, 'The headers of a batch entry must be an object');
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.toLowerCase() !== 'if-match') continue;
+    if (typeof value !== 'string') throw new BatchItemError(400, 'If-Match must be a string');
+    return value;
+  }
+  return undefined;
 }
 
 /** A sub-request that cannot be run; reported in its own result, not as a failure of the batch. */
@@ -44,7 +58,8 @@ export function parseBatchItem(raw: unknown, results: { body: unknown }[] = []):
   const id = m[2] ? decodeURIComponent(m[2]) : null;
   if ((normalised === 'PUT' || normalised === 'DELETE') && !id) throw new BatchItemError(400, `${normalised} needs a record id in its path`);
   if (normalised === 'POST' && id) throw new BatchItemError(400, 'POST takes a table path without id');
-  return { method: normalised, table: m[1]!, id, body: o.body };
+  const ifMatch = ifMatchOfEntry(o.headers);
+  return { method: normalised, table: m[1]!, id, body: o.body, ...(ifMatch === undefined ? {} : { ifMatch }) };
 }
 
 export function parseBatchBody(body: unknown): unknown[] {

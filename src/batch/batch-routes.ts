@@ -25,9 +25,9 @@ async function runItem(s: Services, auth: AuthContext, tx: Tx, raw: unknown, don
     case 'POST':
       return createOperation(s, auth, tx, item.table, body);
     case 'PUT':
-      return updateOperation(s, auth, tx, item.table, item.id!, body);
+      return updateOperation(s, auth, tx, item.table, item.id!, body, item.ifMatch);
     case 'DELETE':
-      return deleteOperation(s, auth, tx, item.table, item.id!);
+      return deleteOperation(s, auth, tx, item.table, item.id!, item.ifMatch);
   }
 }
 

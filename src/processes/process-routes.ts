@@ -4,12 +4,27 @@ import type { Tx } from '../db/types.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseFilter } from '../records/query/filter-parser.js';
 import type { Services } from '../services.js';
+import { assertIfMatch, ifMatchOf, rowVersion } from '../records/versions/row-version.js';
+import { ident } from '../db/sql.js';
+import type { Table } from '../dictionary/model.js';
 import { registerBuiltins } from './builtins/register-builtins.js';
 import { parseRunBody } from './parameters.js';
 import { findProcess, listProcesses, processJson } from './process-definition.js';
 import { cancelProcessJob, queueProcessJob, registerProcessJobs } from './process-jobs.js';
 import { jobById, listedJobs } from './job-records.js';
 import { ProcessImplementations, resolveRecord, runProcess, runProcessIn, type ProcessResult } from './runner.js';
+
+/**
+ * With If-Match, a process run on a record (a document action through its process) starts only
+ * while the record is at that version (412 otherwise; 400 when the run names no record). The
+ * process writes in transactions of its own, so this is checked as it starts, not held.
+ */
+async function assertRecordAt(s: Services, record: { table: Table; id: number } | null, ifMatch: string): Promise<void> {
+  if (!record) throw badRequest('Invalid parameter', 'If-Match needs record-id naming the record of the run');
+  const key = record.table.keyColumn!;
+  const version = await rowVersion(s.db, record.table, (sql, alias) => `${ident(alias)}.${ident(key.dbName)} = ${sql.param(record.id)}`);
+  assertIfMatch(record.table, String(record.id), ifMatch, version);
+}
 
 const todayOf = (): string => new Date().toISOString().slice(0, 10);
 
@@ -94,6 +109,8 @@ export async function processRoutes(app: FastifyInstance, s: Services): Promise<
     const def = await findProcess(s.db, req.auth, slug);
     const request = parseRunBody(def.params, req.body, todayOf());
     const record = await resolveRecord(s, s.db, req.auth, request, def);
+    const ifMatch = ifMatchOf(req.headers);
+    if (ifMatch !== undefined) await assertRecordAt(s, record, ifMatch);
     return runProcess({ s, auth: req.auth, def, request, record, impls });
   });
 }

@@ -35,6 +35,7 @@ import { addDunningSeed, addOpenItemsSeed, addPaymentScheduleSeed, addPaySelecti
 import { addWarehouseDifferenceAccounts } from '../../documents/inventory/warehouse-accounts-seed.js';
 import { addReturnSeed } from '../../seed/returns-seed.js';
 import { addBuyingSeed } from '../../seed/buying-seed.js';
+import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
 
 export interface Migration {
   version: number;
@@ -484,6 +485,13 @@ export const migrations: Migration[] = [
     name: 'buying: the process Create PO from Requisition (337) with its parameters',
     async up(tx) {
       await addBuyingSeed(tx);
+    },
+  },
+  {
+    version: 190,
+    name: 'answers kept for Idempotency-Key (dictum.idempotent_request)',
+    async up(tx) {
+      for (const statement of IDEMPOTENCY_SCHEMA) await tx.query(statement);
     },
   },
 ];

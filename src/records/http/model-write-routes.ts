@@ -1,21 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../services.js';
+import { answerOnce } from '../../idempotency/answer-once.js';
+import { entityTag, ifMatchOf } from '../versions/row-version.js';
 import { createOperation, deleteOperation, updateOperation } from '../write/write-operations.js';
 
 type Params = { table: string; id: string };
 
-/** POST /models/{table}, PUT and DELETE /models/{table}/{id}: one transaction per request. */
+/** POST /models/{table}, PUT and DELETE /models/{table}/{id} (with If-Match: only at that version): one transaction per request, which also keeps the answer to an Idempotency-Key. */
 export async function modelWriteRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.post<{ Params: Params }>('/api/v1/models/:table', async (req, reply) => {
-    const r = await s.db.tx((tx) => createOperation(s, req.auth, tx, req.params.table, req.body));
-    return reply.code(r.status).send(r.body);
-  });
-  app.put<{ Params: Params }>('/api/v1/models/:table/:id', async (req, reply) => {
-    const r = await s.db.tx((tx) => updateOperation(s, req.auth, tx, req.params.table, req.params.id, req.body));
-    return reply.code(r.status).send(r.body);
-  });
+  app.post<{ Params: Params }>('/api/v1/models/:table', (req, reply) => answerOnce(s.db, req, reply, (tx) => createOperation(s, req.auth, tx, req.params.table, req.body)));
+  app.put<{ Params: Params }>('/api/v1/models/:table/:id', (req, reply) =>
+    answerOnce(s.db, req, reply, async (tx) => {
+      const r = await updateOperation(s, req.auth, tx, req.params.table, req.params.id, req.body, ifMatchOf(req.headers));
+      return r.version ? { ...r, headers: { ETag: entityTag(r.version) } } : r;
+    }),
+  );
   app.delete<{ Params: Params }>('/api/v1/models/:table/:id', async (req, reply) => {
-    const r = await s.db.tx((tx) => deleteOperation(s, req.auth, tx, req.params.table, req.params.id));
+    const r = await s.db.tx((tx) => deleteOperation(s, req.auth, tx, req.params.table, req.params.id, ifMatchOf(req.headers)));
     return reply.code(r.status).send(r.body);
   });
 }

@@ -12,6 +12,7 @@ import { parameterIgnorer, READ_QUERY_PARAMETERS } from '../../http/query-parame
 import { splitOrderBy } from '../read/where.js';
 import { countMode } from '../query/count-preference.js';
 import type { Table } from '../../dictionary/model.js';
+import { entityTag, tagsName } from '../versions/row-version.js';
 
 type Params = { table: string; id: string; property: string };
 
@@ -46,6 +47,14 @@ function recordTextWithSql(json: string, commands: Map<string, string>, show: bo
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Sets the record's ETag; true when If-None-Match names it (the answer is then 304 without a body). */
+function notModified(req: FastifyRequest, reply: FastifyReply, version: string | null): boolean {
+  if (version === null) return false;
+  reply.header('ETag', entityTag(version));
+  const given = req.headers['if-none-match'];
+  return given !== undefined && tagsName(given, version);
+}
 
 const READS = { config: { queryParameters: [...READ_QUERY_PARAMETERS, '$rowcount'] } };
 /** Above how many planned rows an estimated count is given as the planner's estimate. */
@@ -111,10 +120,12 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     const rc = readContext(s, req, prefixRange);
     const written = await getRecordJson(rc, table, req.params.id, o);
     if (written) {
+      if (notModified(req, reply, written.version)) return reply.code(304).send();
       reply.type(JSON_TYPE);
       return recordTextWithSql(written.json, written.sql, o.showSql !== false);
     }
-    const { record, sql } = await getRecord(rc, table, req.params.id, o);
+    const { record, sql, version } = await getRecord(rc, table, req.params.id, o);
+    if (notModified(req, reply, version)) return reply.code(304).send();
     return withSql(record, sql, o.showSql !== false);
   });
 

@@ -164,9 +164,13 @@ export function rowsOfValues(items: readonly SelectItem[], rows: unknown[][]): R
   return rows.map((values) => rowOf(items, values, make));
 }
 
-/** Runs a statement whose select list is `packedSelect(items)` and returns each row's values, kept identifiers put in. */
-export async function queryPackedValues(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[]): Promise<unknown[][]> {
+/**
+ * Runs a statement whose select list is `packedSelect(items)` and returns each row's values, kept
+ * identifiers put in. `also` names a further column the statement selects; its texts go to `alsoOut`.
+ */
+export async function queryPackedValues(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[], also?: { name: string; out: (string | null)[] }): Promise<unknown[][]> {
   const { rows } = await runNamed<Record<string, string>>(q, text, values);
+  if (also) for (const r of rows) also.out.push(r[also.name] ?? null);
   const convert = convertersOf(items);
   const out = rows.map((r) => rowValues(r[PACKED]!, convert));
   await fillKeptIdentifiers(q, items, out);
@@ -174,6 +178,6 @@ export async function queryPackedValues(q: Queryable, text: string, values: read
 }
 
 /** Runs a statement whose select list is `packedSelect(items)` and unpacks its rows. */
-export async function queryPacked(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[]): Promise<Row[]> {
-  return rowsOfValues(items, await queryPackedValues(q, text, values, items));
+export async function queryPacked(q: Queryable, text: string, values: readonly unknown[], items: readonly SelectItem[], also?: { name: string; out: (string | null)[] }): Promise<Row[]> {
+  return rowsOfValues(items, await queryPackedValues(q, text, values, items, also));
 }

@@ -15,6 +15,7 @@ import { orderClause, whereClause } from './where.js';
 import { runNamed } from './statements.js';
 import { estimatedCount } from '../query/count-preference.js';
 import { queryPacked, queryPackedValues, rowsOfValues } from './packed-row.js';
+import { VERSION, versionExpr } from '../versions/row-version.js';
 
 type Row = Record<string, unknown>;
 
@@ -133,9 +134,14 @@ export interface SingleResult {
   record: JsonObject;
   row: Row;
   sql: SqlCommands;
+  /** The row's version (see row-version.ts); null for a view's. */
+  version: string | null;
 }
 
-/** The projection and FROM/WHERE tail of a read of one record by id or UUID, access rules applied. */
+/**
+ * The statement of a read of one record by id or UUID, access rules applied: the packed row and,
+ * after it, the row's version.
+ */
 function singleRead(rc: ReadContext, table: Table, idText: string, select: string[] | undefined, scope?: ReadScope): { proj: Projection; text: string; values: unknown[] } {
   assertTableAccess(rc.auth, table);
   const alias = table.dbName;
@@ -143,18 +149,21 @@ function singleRead(rc: ReadContext, table: Table, idText: string, select: strin
   const sql = new SqlBuilder();
   const cond = keyCondition(table, idText, alias, sql);
   const where = [cond, ...whereClause(rc, table, alias, sql, { activeOnly: false }), ...(scope ? [scope(sql, alias)] : [])].join(' AND ');
-  return { proj, text: statementText(proj, `FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`), values: sql.values };
+  const version = versionExpr(table, alias);
+  const tail = `${version ? `, ${version} AS "${VERSION}" ` : ''}FROM ${ident(table.dbName)} ${ident(alias)} WHERE ${where}`;
+  return { proj, text: statementText(proj, tail), values: sql.values };
 }
 
 /**
  * One record by id or UUID as its JSON text, written straight from its row with the texts of its
  * details; null when the read must build objects (see textWriterOf): then use getRecord.
  */
-export async function getRecordJson(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel'>): Promise<{ json: string; sql: SqlCommands } | null> {
+export async function getRecordJson(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel'>): Promise<{ json: string; sql: SqlCommands; version: string | null } | null> {
   const { proj, text, values } = singleRead(rc, table, idText, o.select);
   const writer = textWriterOf(rc, table, proj, o);
   if (!writer) return null;
-  const rows = await queryPackedValues(rc.q, text, values, proj.items);
+  const versions: (string | null)[] = [];
+  const rows = await queryPackedValues(rc.q, text, values, proj.items, { name: VERSION, out: versions });
   if (!rows.length) return missing(rc, table, idText);
   const commands: SqlCommands = new Map([['sql-command', text]]);
   let details: DetailTexts | null = null;
@@ -163,19 +172,20 @@ export async function getRecordJson(rc: ReadContext, table: Table, idText: strin
     details = await expandTexts(rc, table, parentKeys(rows, keyAt), o.expand, commands);
     if (!details) return null;
   }
-  return { json: details ? writeRecordTexts(writer, rows, keyAt, details).join('') : recordText(writer, rows[0]!), sql: commands };
+  return { json: details ? writeRecordTexts(writer, rows, keyAt, details).join('') : recordText(writer, rows[0]!), sql: commands, version: versions[0] ?? null };
 }
 
 /** One record by id or UUID (active or not), with $select, $expand, showsql and showlabel. */
 export async function getRecord(rc: ReadContext, table: Table, idText: string, o: Pick<ReadOptions, 'select' | 'expand' | 'showLabel' | 'showSql'>, scope?: ReadScope): Promise<SingleResult> {
   const { proj, text, values } = singleRead(rc, table, idText, o.select, scope);
   const commands: SqlCommands = new Map([['sql-command', text]]);
-  const rows = await queryPacked(rc.q, text, values, proj.items);
+  const versions: (string | null)[] = [];
+  const rows = await queryPacked(rc.q, text, values, proj.items, { name: VERSION, out: versions });
   if (!rows.length) return missing(rc, table, idText, scope);
   const record = serializeRecord(rc.dict, table, rows[0]!, { columns: proj.output });
   if (o.expand?.length) await expandRecords(rc, table, rows, [record], o.expand, commands);
   if (o.showLabel) await addAssignedLabels(rc, table, [record], o.showLabel);
-  return { record, row: rows[0]!, sql: commands };
+  return { record, row: rows[0]!, sql: commands, version: versions[0] ?? null };
 }
 
 /** {id, uid, <column>, model-name} for one column of one record. */

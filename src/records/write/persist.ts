@@ -8,6 +8,7 @@ import { DisplayType } from '../../dictionary/display-type.js';
 import { hasTextKey } from '../reference-key.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../errors.js';
 import { keyCondition } from '../read/reader.js';
+import { VERSION, versionExpr } from '../versions/row-version.js';
 import { readPredicate } from '../../access/access.js';
 import { parseBody, type ParsedBody } from './body.js';
 import { convertInput } from './convert-input.js';
@@ -221,8 +222,11 @@ export function lockParentFirst(child: string, parent: string, parentKey: string
   PARENT_FIRST.set(child.toLowerCase(), { parent: parent.toLowerCase(), key: parentKey.toLowerCase(), link: link.toLowerCase() });
 }
 
-/** Loads a record for writing, locked, applying the caller's read access (404 / 403). */
-export async function loadForWrite(wc: WriteContext, table: Table, idText: string): Promise<Row> {
+/**
+ * Loads a record for writing, locked, applying the caller's read access (404 / 403). With
+ * `version`, the same statement reads the row's version too and hands it to `version`.
+ */
+export async function loadForWrite(wc: WriteContext, table: Table, idText: string, version?: (v: string | null) => void): Promise<Row> {
   const sql = new SqlBuilder();
   const cond = keyCondition(table, idText, 't', sql);
   const first = PARENT_FIRST.get(table.dbName);
@@ -232,8 +236,13 @@ export async function loadForWrite(wc: WriteContext, table: Table, idText: strin
       sql.values,
     );
   }
-  const { rows } = await wc.tx.query<Row>(`SELECT * FROM ${ident(table.dbName)} t WHERE ${cond} FOR UPDATE`, sql.values);
+  const versionItem = version ? versionExpr(table, 't') : null;
+  const { rows } = await wc.tx.query<Row>(`SELECT t.*${versionItem ? `, ${versionItem} AS "${VERSION}"` : ''} FROM ${ident(table.dbName)} t WHERE ${cond} FOR UPDATE`, sql.values);
   if (!rows.length) throw notFound('Record not found', `No record found matching id: ${idText}`);
+  if (version) {
+    version(versionItem ? (rows[0]![VERSION] as string) : null);
+    delete rows[0]![VERSION];
+  }
   const check = new SqlBuilder();
   check.values.push(...sql.values);
   const visible = await wc.tx.query(`SELECT 1 FROM ${ident(table.dbName)} t WHERE ${cond} AND ${readPredicate(wc.auth, table, 't', check)}`, check.values);

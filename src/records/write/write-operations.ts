@@ -3,7 +3,11 @@ import type { Tx } from '../../db/types.js';
 import type { Services } from '../../services.js';
 import { tableFromPath } from '../http/table-from-path.js';
 import type { JsonObject } from '../serialize.js';
-import { deleteRecord, insertRecord, updateRecord } from './persist.js';
+import { deleteRecord, insertRecord, loadForWrite, updateRecord, type Row } from './persist.js';
+import { keyCondition } from '../read/reader.js';
+import { assertWritableRow, isOwnPasswordChange } from '../../access/access.js';
+import { parseBody } from './body.js';
+import { assertIfMatch, rowVersion } from '../versions/row-version.js';
 import { renderWriteResults } from './render-result.js';
 import { createWriteContext, type WriteContext } from './write-context.js';
 import { docActionOfBody } from '../../documents/engine/doc-status.js';
@@ -14,6 +18,8 @@ import type { WriteResult } from './persist.js';
 export interface OperationResult {
   status: number;
   body: JsonObject;
+  /** The record's version after the write, when the request asked for versions (If-Match). */
+  version?: string | null;
 }
 
 function writeContext(s: Services, auth: AuthContext, tx: Tx): WriteContext {
@@ -29,21 +35,45 @@ export async function createOperation(s: Services, auth: AuthContext, tx: Tx, ta
   return { status: 201, body: await withDocAction(wc, table, result, body, true) };
 }
 
-/** PUT /models/{table}/{id}: 200 with the full updated record. */
-export async function updateOperation(s: Services, auth: AuthContext, tx: Tx, tableName: string, id: string, body: unknown): Promise<OperationResult> {
+/**
+ * PUT /models/{table}/{id}: 200 with the full updated record. With If-Match, the record is
+ * locked and its version compared before anything is written (412 when it changed), and the
+ * answer carries the version it has afterwards.
+ */
+export async function updateOperation(s: Services, auth: AuthContext, tx: Tx, tableName: string, id: string, body: unknown, ifMatch?: string): Promise<OperationResult> {
   const wc = writeContext(s, auth, tx);
   const table = tableFromPath(s, tableName);
-  const result = await updateRecord(wc, table, id, body);
+  const existing = ifMatch === undefined ? undefined : await lockedAtVersion(wc, table, id, ifMatch, { body });
+  const result = await updateRecord(wc, table, id, body, existing);
   await wc.deferred.flush();
-  return { status: 200, body: await withDocAction(wc, table, result, body) };
+  const out: OperationResult = { status: 200, body: await withDocAction(wc, table, result, body) };
+  if (ifMatch !== undefined) out.version = await rowVersion(tx, table, (sql, alias) => keyCondition(table, id, alias, sql));
+  return out;
 }
 
-/** DELETE /models/{table}/{id}: 200 {msg: Deleted}. */
-export async function deleteOperation(s: Services, auth: AuthContext, tx: Tx, tableName: string, id: string): Promise<OperationResult> {
+/** DELETE /models/{table}/{id}: 200 {msg: Deleted}; with If-Match, 412 when the record changed. */
+export async function deleteOperation(s: Services, auth: AuthContext, tx: Tx, tableName: string, id: string, ifMatch?: string): Promise<OperationResult> {
   const wc = writeContext(s, auth, tx);
-  await deleteRecord(wc, tableFromPath(s, tableName), id);
+  const table = tableFromPath(s, tableName);
+  const existing = ifMatch === undefined ? undefined : await lockedAtVersion(wc, table, id, ifMatch, 'delete');
+  await deleteRecord(wc, table, id, existing);
   await wc.deferred.flush();
   return { status: 200, body: { msg: 'Deleted' } };
+}
+
+/**
+ * The record locked for writing (404 / 403 as any write), when its version is the one If-Match
+ * names; 412 otherwise. Once locked it cannot change before this request's write.
+ */
+async function lockedAtVersion(wc: WriteContext, table: Table, id: string, ifMatch: string, change: { body: unknown } | 'delete'): Promise<Row> {
+  let version: string | null = null;
+  const row = await loadForWrite(wc, table, id, (v) => (version = v));
+  // One who may not write the record learns nothing of its versions: the write's own 403 first.
+  const ownPassword = change !== 'delete' && isOwnPasswordChange(wc.auth, table, row, parseBody(wc.dict, table, change.body).values.keys());
+  const at = (c: string) => (table.byName.has(c) ? Number(row[c]) : null);
+  assertWritableRow(wc.auth, table, at('ad_client_id'), at('ad_org_id'), change === 'delete' ? 'delete' : 'update', ownPassword);
+  assertIfMatch(table, id, ifMatch, version);
+  return row;
 }
 
 /**

@@ -1,0 +1,83 @@
+import type { Queryable } from '../db/types.js';
+import { toBuffer } from '../db/type-parsers.js';
+
+/** Whose request a key belongs to, and which request: the same key elsewhere is another key. */
+export interface KeyScope {
+  userId: number;
+  clientId: number;
+  key: string;
+  method: string;
+  path: string;
+}
+
+/** An answer as it was sent: status, the headers that belong to it, the body's bytes. */
+export interface KeptAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export type Claim =
+  | { kind: 'claimed' }
+  | { kind: 'answered'; answer: KeptAnswer }
+  | { kind: 'running' }
+  /** The key was used for a request with another body. */
+  | { kind: 'other-request' };
+
+/** How long an answer is kept. */
+export const KEPT_HOURS = 24;
+/**
+ * How long a run counts as alive without an answer. Past it the run is taken to have died with
+ * its instance, and a retry runs the request again (longer work belongs in a background job).
+ */
+export const LEASE_SECONDS = 600;
+
+const TABLE = 'dictum.idempotent_request';
+const KEY = 'ad_user_id = $1 AND ad_client_id = $2 AND idempotency_key = $3 AND method = $4 AND path = $5';
+const keyValues = (s: KeyScope): unknown[] => [s.userId, s.clientId, s.key, s.method, s.path];
+
+// A row is taken when there is none, or when it expired, or when its run died (same request).
+const CLAIM = `INSERT INTO ${TABLE} AS r (ad_user_id, ad_client_id, idempotency_key, method, path, request_hash, lease_until, expires_at)
+  VALUES ($1, $2, $3, $4, $5, $6, now() + ${LEASE_SECONDS} * interval '1 second', now() + ${KEPT_HOURS} * interval '1 hour')
+  ON CONFLICT (ad_user_id, ad_client_id, idempotency_key, method, path) DO UPDATE
+    SET request_hash = EXCLUDED.request_hash, status = NULL, headers = NULL, body = NULL, lease_until = EXCLUDED.lease_until,
+        expires_at = EXCLUDED.expires_at, created = now()
+    WHERE r.expires_at < now() OR (r.status IS NULL AND r.lease_until < now() AND r.request_hash = EXCLUDED.request_hash)
+  RETURNING 1 AS claimed`;
+const FIND = `SELECT request_hash, status, headers, body FROM ${TABLE} WHERE ${KEY}`;
+
+/** Takes the key for this request, or tells what became of the request that took it first. */
+export async function claimKey(q: Queryable, scope: KeyScope, requestHash: string): Promise<Claim> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const taken = await q.query(CLAIM, [...keyValues(scope), requestHash], { name: 'idempotency_claim' });
+    if (taken.rows.length) return { kind: 'claimed' };
+    const { rows } = await q.query<{ request_hash: string; status: number | null; headers: Record<string, string> | string | null; body: unknown }>(FIND, keyValues(scope), {
+      name: 'idempotency_find',
+    });
+    const row = rows[0];
+    if (!row) continue; // released between the two statements: claim again
+    if (row.request_hash !== requestHash) return { kind: 'other-request' };
+    if (row.status === null) return { kind: 'running' };
+    const headers = typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : (row.headers ?? {});
+    return { kind: 'answered', answer: { status: Number(row.status), headers, body: toBuffer(row.body) ?? Buffer.alloc(0) } };
+  }
+  return { kind: 'running' };
+}
+
+/** Keeps the answer of a claimed key. */
+export async function keepAnswer(q: Queryable, scope: KeyScope, answer: KeptAnswer): Promise<void> {
+  await q.query(`UPDATE ${TABLE} SET status = $6, headers = $7, body = $8 WHERE ${KEY}`, [...keyValues(scope), answer.status, JSON.stringify(answer.headers), answer.body], {
+    name: 'idempotency_keep',
+  });
+}
+
+/** Gives a claimed key up (the request failed on the server's side): a retry runs it again. */
+export async function releaseKey(q: Queryable, scope: KeyScope): Promise<void> {
+  await q.query(`DELETE FROM ${TABLE} WHERE ${KEY} AND status IS NULL`, keyValues(scope));
+}
+
+/** Deletes expired answers. */
+export async function sweepExpiredAnswers(q: Queryable): Promise<number> {
+  const r = await q.query(`DELETE FROM ${TABLE} WHERE expires_at < now()`);
+  return r.rowCount;
+}
