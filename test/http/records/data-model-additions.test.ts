@@ -50,11 +50,12 @@ describe('migration 100 (the data model added areas)', () => {
     const shape = async (db: Awaited<ReturnType<typeof open>>) => {
       const { rows } = await db.query<Record<string, unknown>>(
         `SELECT (SELECT count(*)::int FROM ad_table WHERE lower(tablename) = ANY($1)) AS tables,
-                (SELECT count(*)::int FROM ad_column c JOIN ad_table t ON t.ad_table_id = c.ad_table_id WHERE lower(t.tablename) = ANY($1)) AS columns,
+                (SELECT count(*)::int FROM ad_column c JOIN ad_table t ON t.ad_table_id = c.ad_table_id WHERE lower(t.tablename) = ANY($1) AND c.ad_column_id < $2) AS columns,
                 (SELECT count(*)::int FROM ad_column c JOIN ad_table t ON t.ad_table_id = c.ad_table_id WHERE lower(t.tablename) = 'm_movementline') AS movement_line_columns,
                 (SELECT isidentifier FROM ad_column c JOIN ad_table t ON t.ad_table_id = c.ad_table_id WHERE lower(t.tablename) = 'c_cashline' AND lower(c.columnname) = 'line') AS line_identifier,
                 (SELECT count(*)::int FROM information_schema.tables WHERE table_name = 'gl_journal') AS physical`,
-        [DATA_MODEL_NEW_TABLES.map((t) => t.toLowerCase())],
+        // Columns that later migrations add to these tables (ids from 6600) are not migration 100's.
+        [DATA_MODEL_NEW_TABLES.map((t) => t.toLowerCase()), 6600],
       );
       return rows[0]!;
     };
