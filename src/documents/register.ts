@@ -18,6 +18,7 @@ import { DOCUMENT_TYPE_RULES, documentTypeBeforeSave } from './document-types.js
 import { chargePaymentBeforeSave } from './charge-rules.js';
 import { lineAfterSave, lineBeforeDelete, lineBeforeSave, linesPrepare } from './line-rules.js';
 import { registerGlJournals } from './gl-journal/register.js';
+import { registerPricingRules } from './pricing/register.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 function documentDefaults(e: ModelEvent): void {
@@ -75,4 +76,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerPayrunRules(events);
   for (const type of [orderDocument, inoutDocument, invoiceDocument, paymentDocument, allocationDocument]) registerDocumentType(type);
   registerGlJournals(events, documentDefaults);
+  registerPricingRules(events);
 }
