@@ -28,7 +28,7 @@ interface ProcessSeed {
 }
 
 /** Inserts processes with their parameters and the demo roles' access, skipping those already there. */
-async function addProcesses(tx: Tx, processes: readonly ProcessSeed[], now: string): Promise<void> {
+export async function addProcesses(tx: Tx, processes: readonly ProcessSeed[], now: string): Promise<void> {
   const { dict } = readSeed();
   const skip = { skipExisting: true };
   await insertSeedRows(

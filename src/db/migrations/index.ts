@@ -30,6 +30,7 @@ import { addFinancialStatements } from '../../seed/financial-statements.js';
 import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
 import { QUEUE_CONTROL_SCHEMA } from '../../queue/queue-control.js';
 import { addDunningSeed, addOpenItemsSeed, addPaymentScheduleSeed, addPaySelectionSeed } from '../../seed/payrun-seed.js';
+import { addPricingSeed } from '../../seed/pricing-seed.js';
 
 export interface Migration {
   version: number;
@@ -437,6 +438,13 @@ export const migrations: Migration[] = [
     name: 'the Open Items report (RV_OpenItem): open installments of invoices with their due dates, days due and discounts',
     async up(tx) {
       await addOpenItemsSeed(tx);
+    },
+  },
+  {
+    version: 230,
+    name: 'pricing: the Create Price List process (103) run from a price list version, with its DeleteOld parameter and access',
+    async up(tx) {
+      await addPricingSeed(tx);
     },
   },
 ];

@@ -17,6 +17,7 @@ import { periodControlStatus, periodStatus } from './period-status.js';
 import { invoiceRevaluation } from '../../documents/period-end/revaluation.js';
 import { yearEndClose } from '../../documents/period-end/year-end-close.js';
 import { registerPayrunProcesses } from '../../documents/payrun-processes.js';
+import { priceListCreate } from '../../documents/pricing/price-list-create.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
 export function registerBuiltins(impls: ProcessImplementations): void {
@@ -37,4 +38,5 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('org.compiere.process.InvoiceNGL', invoiceRevaluation);
   impls.register('dictum.process.YearEndClose', yearEndClose);
   registerPayrunProcesses(impls);
+  impls.register('org.compiere.process.M_PriceList_Create', priceListCreate);
 }
