@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { documentCalls, idOf } from './document-helpers.js';
 import { newCustomer } from './pricing-helpers.js';
+import { recordStatements } from '../../helpers/statements.js';
 
 // Demo prices (Standard 2003): Azalea Bush 128 list 25 / std 23 / limit 20 (category 107 Bushes);
 // Patio Chair 133 list 22 / std 20 / limit 18 (category 110). Partner 118 (Joe Block) is in group 103.
@@ -140,5 +141,28 @@ describe('discount schemas and line discounts', () => {
       assert.ok(denied.status === 403 || denied.status === 404, `${denied.status} ${denied.text}`);
     }
     assert.equal((await ok('GET', `/api/v1/models/m_discountschema/${foreign.id}`)).FlatDiscount, 1, 'unchanged');
+  });
+
+  it('a discount schema with breaks costs a 20-line order no more statements than no schema', async () => {
+    const id = await schema({ Name: 'Statement breaks', DiscountType: 'B', CumulativeLevel: 'L' }, [
+      { SeqNo: 10, BreakValue: 10, BreakDiscount: 3, M_Product_Category_ID: 107 },
+      { SeqNo: 20, BreakValue: 1, BreakDiscount: 1 },
+    ]);
+    const withSchema = await partner({ M_DiscountSchema_ID: id, FlatDiscount: 2 });
+    const without = await partner({});
+    const count = async (bpartnerId: number) => {
+      const products = [123, 124, 125, 127, 128, 129, 130, 133, 134, 135];
+      const lines = Array.from({ length: 20 }, (_, i) => ({ M_Product_ID: products[i % 10], QtyEntered: 1 + i }));
+      const { result, statements } = await recordStatements(fx.server.services.db, () => call('POST', '/api/v1/models/c_order', { C_BPartner_ID: bpartnerId, C_DocTypeTarget_ID: 132, C_OrderLine: lines, 'doc-action': 'CO' }));
+      assert.equal(result.status, 201, result.text);
+      return { total: result.body.TotalLines, statements: statements.map((st) => st.name ?? st.text.slice(0, 60)) };
+    };
+    // Caches (workflows, document types, the partners' identifiers) filled first.
+    await count(without.id);
+    await count(withSchema.id);
+    const plain = await count(without.id);
+    const discounted = await count(withSchema.id);
+    assert.ok(discounted.total < plain.total, `${discounted.total} < ${plain.total}: the breaks apply`);
+    assert.deepEqual(discounted.statements, plain.statements);
   });
 });
