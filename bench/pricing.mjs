@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assertBenchDatabase, defaultDatabaseUrl, ensureDatabase, withDatabase } from './lib/database.mjs';
-import { freePort, loginSession, startDictum } from './lib/server.mjs';
+import { freePort, loginSession, sendJson, startDictum } from './lib/server.mjs';
 import { ORDER_DEMO } from './lib/scenarios.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,17 +24,7 @@ const LINES = 100;
 const databaseUrl = process.env.DATABASE_URL ?? withDatabase(defaultDatabaseUrl(), 'dictum_bench_pricing');
 assertBenchDatabase(databaseUrl);
 
-async function call(baseUrl, token, method, p, body) {
-  const r = await fetch(baseUrl + p, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(120_000),
-  });
-  const text = await r.text();
-  if (r.status < 200 || r.status > 299) throw new Error(`${method} ${p} answered ${r.status}: ${text.slice(0, 800)}`);
-  return JSON.parse(text);
-}
+const call = sendJson;
 
 /** A discount schema with line-level quantity breaks (general, for a product and for a category) and a customer that uses it. */
 async function discountCustomer(baseUrl, token) {

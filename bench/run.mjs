@@ -22,8 +22,8 @@ import { listStatements as handwrittenListStatements } from './lib/handwritten-s
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { errorLines, evaluateTargets, formatTable, readsPeak, round, statementCostRatios, warmupPhase } from './lib/report.mjs';
 import { sendOne } from './lib/requests.mjs';
-import { ceilingRequests, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
-import { freePort, getJson, login, loginSession, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
+import { ceilingRequests, discountOrder, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
+import { freePort, getJson, login, loginSession, sendJson, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
 import { ensureWrk, findOnPath, runWrk } from './lib/wrk.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -428,7 +428,8 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     const token = session.token;
     const lookups = await orderLookups((p) => getJson(server.baseUrl, p, token), session.userId);
     for (const note of lookups.notes) log(`  order lookup failed (${note}); using the demo's value`);
-    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order }).filter((s) => wanted(s.key));
+    const discounted = wanted('createCompleteOrderBreaks') ? await discountOrder((method, p, body) => sendJson(server.baseUrl, token, method, p, body), lookups.order) : null;
+    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order, discounted }).filter((s) => wanted(s.key));
     const orderDesc = all.find((s) => s.key === 'createOrder');
     if (orderDesc) {
       memory.phase('orders in use');
