@@ -5,6 +5,7 @@ import { documentTypeRow } from '../document-types.js';
 import { refuse } from '../engine/document-type.js';
 import { idOf } from '../row-values.js';
 import { creditStatus, STATUS_NAMES } from './credit-status.js';
+import { creditStateKey, type CreditState } from '../pricing/partner-discount.js';
 
 /** The SysConfig switches of the original that skip the check for cash POS and prepay orders (both default Y). */
 const SKIP_SWITCH: Record<string, string> = { WR: 'CHECK_CREDIT_ON_CASH_POS_ORDER', PR: 'CHECK_CREDIT_ON_PREPAY_ORDER' };
@@ -54,6 +55,9 @@ export async function orderCreditCheck(e: ModelEvent): Promise<void> {
   if (row.issotrx !== 'Y' || compare(String(row.grandtotal ?? 0), 0) <= 0) return;
   const partnerId = idOf(row.bill_bpartner_id) ?? idOf(row.c_bpartner_id);
   if (partnerId === null) return;
+  // Pricing the lines in the same request read the partner's status and limit: nothing to check without a statement more.
+  const known = await e.memo.peek<CreditState>('c_bpartner', creditStateKey(partnerId));
+  if (known && (known.status === 'X' || (known.status !== 'S' && known.status !== 'H' && compare(known.limit, 0) === 0))) return;
   const { rows } = await e.tx.query<PartnerCredit>(
     PARTNER_CREDIT_SQL,
     [partnerId, String(row.grandtotal), idOf(row.c_currency_id), idOf(row.c_conversiontype_id), row.dateordered],

@@ -12,7 +12,7 @@ export interface PartnerDiscount {
  * The partner's schema for sales (M_DiscountSchema_ID) or purchases (PO_DiscountSchema_ID), else
  * its group's, with its active breaks by SeqNo; and the partner's FlatDiscount.
  */
-const PARTNER_DISCOUNT_SQL = `SELECT COALESCE(bp.flatdiscount, 0)::text AS bpflat, ds.m_discountschema_id AS id, ds.discounttype, ds.cumulativelevel,
+const PARTNER_DISCOUNT_SQL = `SELECT bp.socreditstatus, COALESCE(bp.so_creditlimit, 0)::text AS so_creditlimit, COALESCE(bp.flatdiscount, 0)::text AS bpflat, ds.m_discountschema_id AS id, ds.discounttype, ds.cumulativelevel,
     ds.isquantitybased, ds.isbpartnerflatdiscount, COALESCE(ds.flatdiscount, 0)::text AS flatdiscount,
     (SELECT json_agg(json_build_object('breakValue', b.breakvalue::text, 'breakDiscount', COALESCE(b.breakdiscount, 0)::text, 'fixedPrice', b.fixedprice::text,
               'productId', b.m_product_id, 'categoryId', b.m_product_category_id, 'bpartnerFlat', b.isbpartnerflatdiscount = 'Y')
@@ -25,6 +25,8 @@ const PARTNER_DISCOUNT_SQL = `SELECT COALESCE(bp.flatdiscount, 0)::text AS bpfla
  WHERE bp.c_bpartner_id = $1`;
 
 interface SchemaRow {
+  socreditstatus: string | null;
+  so_creditlimit: string;
   bpflat: string;
   id: number | null;
   discounttype: string | null;
@@ -35,10 +37,19 @@ interface SchemaRow {
   breaks: unknown;
 }
 
-async function loadPartnerDiscount(tx: Tx, partnerId: number, isSOTrx: boolean): Promise<PartnerDiscount> {
+/** A partner's credit status and limit, read with its discount, for the credit check of the same write operation. */
+export interface CreditState {
+  status: string | null;
+  limit: string;
+}
+
+export const creditStateKey = (partnerId: number): string => `credit-state:${partnerId}`;
+
+async function loadPartnerDiscount(tx: Tx, memo: OperationMemo, partnerId: number, isSOTrx: boolean): Promise<PartnerDiscount> {
   const { rows } = await tx.query<SchemaRow>(PARTNER_DISCOUNT_SQL, [partnerId, isSOTrx], { name: 'doc_partner_discount' });
   const r = rows[0];
   if (!r) return { schema: null, flatDiscount: '0' };
+  memo.set<CreditState>('c_bpartner', creditStateKey(partnerId), { status: r.socreditstatus, limit: r.so_creditlimit });
   if (r.id === null || r.id === undefined) return { schema: null, flatDiscount: r.bpflat };
   const raw = typeof r.breaks === 'string' ? JSON.parse(r.breaks) : r.breaks;
   const breaks = ((raw ?? []) as DiscountBreak[]).map((b) => ({
@@ -60,5 +71,5 @@ async function loadPartnerDiscount(tx: Tx, partnerId: number, isSOTrx: boolean):
 
 /** The partner's discount for one side, read once per write operation. */
 export function partnerDiscount(tx: Tx, memo: OperationMemo, partnerId: number, isSOTrx: boolean): Promise<PartnerDiscount> {
-  return memo.get('c_bpartner', `discount:${partnerId}:${isSOTrx}`, () => loadPartnerDiscount(tx, partnerId, isSOTrx));
+  return memo.get('c_bpartner', `discount:${partnerId}:${isSOTrx}`, () => loadPartnerDiscount(tx, memo, partnerId, isSOTrx));
 }
