@@ -22,8 +22,8 @@ import { listStatements as handwrittenListStatements } from './lib/handwritten-s
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { errorLines, evaluateTargets, formatTable, readsPeak, round, statementCostRatios, warmupPhase } from './lib/report.mjs';
 import { sendOne } from './lib/requests.mjs';
-import { booksFixtures, ceilingRequests, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
-import { freePort, getJson, login, loginSession, postJson, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
+import { booksFixtures, ceilingRequests, discountOrder, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
+import { freePort, getJson, login, loginSession, postJson, sendJson, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
 import { ensureWrk, findOnPath, runWrk } from './lib/wrk.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -454,7 +454,8 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     for (const note of lookups.notes) log(`  order lookup failed (${note}); using the demo's value`);
     // The documents the books scenarios settle against, made through the service.
     const books = wanted('createCompleteAllocation') || wanted('createCompleteMatchedInvoice') ? await booksFixtures((p, body) => postJson(server.baseUrl, p, token, body)) : null;
-    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order, books }).filter((s) => wanted(s.key));
+    const discounted = wanted('createCompleteOrderBreaks') ? await discountOrder((method, p, body) => sendJson(server.baseUrl, token, method, p, body), lookups.order) : null;
+    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order, books, discounted }).filter((s) => wanted(s.key));
     const orderDesc = all.find((s) => s.key === 'createOrder');
     if (orderDesc) {
       memory.phase('orders in use');

@@ -16,7 +16,7 @@ measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/res
   --prefix TEXT       name prefix of the list read's filter (default Ma)
   --seed N            seed of the data set's names (default 42)
   --only a,b          run only these scenarios (webhooks: the fan-out): list, listStartswith, listExpand, byId, byUuid,
-                      createPartner, createOrder, createCompleteOrder, createCompleteAllocation,
+                      createPartner, createOrder, createCompleteOrder, createCompleteOrderBreaks, createCompleteAllocation,
                       createCompleteMatchedInvoice, batch, batchSerial, login, reports
   --skip-scaling      do not measure the list read at --small-rows
   --skip-ceiling      do not run pgbench

@@ -43,6 +43,34 @@ export async function orderLookups(getJson, userId) {
   return { order: out, notes };
 }
 
+/**
+ * The partner of the order scenario's discount variant: a customer (found by its search key, else
+ * created with a location of the demo partner's address) whose line-level discount schema has
+ * quantity breaks (for a product, for a category, for everything, one giving the partner's flat
+ * discount), so that pricing applies breaks and discounts to every line. Answers the order
+ * description with that partner.
+ */
+export async function discountOrder(send, order) {
+  const value = 'bench-breaks';
+  const found = await send('GET', `/api/v1/models/c_bpartner?${q({ $filter: `Value eq '${value}'`, $expand: 'C_BPartner_Location', $top: '1' })}`);
+  let bp = found.records?.[0];
+  if (!bp) {
+    const schema = await send('POST', '/api/v1/models/m_discountschema', { Name: 'Benchmark breaks', DiscountType: 'B', CumulativeLevel: 'L', ValidFrom: '2003-01-01' });
+    const breaks = [
+      { SeqNo: 10, BreakValue: 3, BreakDiscount: 3, M_Product_ID: 128 },
+      { SeqNo: 20, BreakValue: 2, BreakDiscount: 2, M_Product_Category_ID: 110 },
+      { SeqNo: 30, BreakValue: 3, BreakDiscount: 0, IsBPartnerFlatDiscount: true },
+      { SeqNo: 40, BreakValue: 1, BreakDiscount: 1 },
+    ];
+    for (const b of breaks) await send('POST', '/api/v1/models/m_discountschemabreak', { M_DiscountSchema_ID: schema.id, ...b });
+    bp = await send('POST', '/api/v1/models/c_bpartner', {
+      Value: value, Name: 'Benchmark customer with breaks', C_BP_Group_ID: 103, IsCustomer: true, M_DiscountSchema_ID: schema.id, FlatDiscount: 1.5,
+      C_BPartner_Location: [{ C_Location_ID: 120, Name: 'Stamford', IsBillTo: true, IsShipTo: true, IsPayFrom: true, IsRemitTo: true }],
+    });
+  }
+  return { ...order, bpartnerId: bp.id, bpartnerLocationId: bp.C_BPartner_Location[0].id };
+}
+
 /** The first string after `prefix` in the database's order (for ASCII: last character + 1). */
 export function prefixUpperBound(prefix) {
   if (!/^[A-Za-z0-9 ]+$/.test(prefix)) throw new Error('--prefix takes letters, digits and spaces');
@@ -87,7 +115,7 @@ export function orderBody(order = ORDER_DEMO, today = new Date().toISOString().s
  * All scenarios, in the order they run (reads first, then writes, then login). Each has a key,
  * a title, a request description and, for some, the key of its pgbench ceiling.
  */
-export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO, books = null }) {
+export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO, books = null, discounted = null }) {
   const partner = { orgId: 11, groupId: CUSTOMER_GROUP_ID };
   return [
     { key: 'list', title: 'list read (name range, top 50)', method: 'GET', path: listPath(prefix), auth: true, ceiling: 'list' },
@@ -115,6 +143,20 @@ export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO, books
       auth: true,
       connections: 1,
     },
+    // The same order for a partner whose discount schema has breaks (discountOrder), when there is one.
+    ...(discounted
+      ? [
+          {
+            key: 'createCompleteOrderBreaks',
+            title: '10-line order create + complete, breaks',
+            method: 'POST',
+            path: '/api/v1/models/c_order',
+            bodyGen: { kind: 'json', value: { ...orderBody(discounted), 'doc-action': 'CO' } },
+            auth: true,
+            connections: 1,
+          },
+        ]
+      : []),
     // The books scenarios settle the same fixtures (booksFixtures), one request at a time, as the order.
     ...(books
       ? [

@@ -248,15 +248,18 @@ export async function getJson(baseUrl, path, token) {
   return JSON.parse(text);
 }
 
-/** POST a JSON body with the token; parses JSON; throws with the body on a non-2xx answer. */
-export async function postJson(baseUrl, path, token, body) {
+/** A request with the token and a JSON body; parses the answer; throws with the body on a non-2xx answer. */
+export async function sendJson(baseUrl, token, method, path, body) {
   const r = await fetch(baseUrl + path, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
-    body: JSON.stringify(body),
+    method,
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });
   const text = await r.text();
-  if (r.status < 200 || r.status > 299) throw new Error(`POST ${path} answered ${r.status}: ${text.slice(0, 800)}`);
+  if (r.status < 200 || r.status > 299) throw new Error(`${method} ${path} answered ${r.status}: ${text.slice(0, 800)}`);
   return JSON.parse(text);
 }
+
+/** POST a JSON body with the token (see sendJson). */
+export const postJson = (baseUrl, path, token, body) => sendJson(baseUrl, token, 'POST', path, body);

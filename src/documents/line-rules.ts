@@ -5,6 +5,7 @@ import type { DocumentKind } from './document-kinds.js';
 import { discountPercent, isUnderLimit, lineNetAmount, nextLineNo, taxAmount } from './document-math.js';
 import { chargeTax, prefetchProductFacts, productFacts, taxRate, type PricingContext } from './pricing.js';
 import { vendorPrices } from './buying/vendor-price.js';
+import { hasBreaks, partnerPrice, priceOfDiscount } from './pricing/line-price.js';
 import { recomputeDocument } from './totals.js';
 import { fillEmpty, fillUnset, idOf, invalid, isDefaulted, isEmptyValue, todayDate } from './row-values.js';
 import { IDENTITY, unitConversion, type UnitConversion } from './units.js';
@@ -17,7 +18,7 @@ import { IDENTITY, unitConversion, type UnitConversion } from './units.js';
 function lockHeader(e: Pick<ModelEvent, 'tx' | 'memo'>, kind: DocumentKind, headerId: number): Promise<Row | null> {
   return e.memo.get(kind.header, `locked:${headerId}`, async () => {
     const { rows } = await e.tx.query<Row>(
-      `SELECT h.*, COALESCE(c.stdprecision, 2) AS doc_precision, pl.enforcepricelimit AS doc_enforce_limit
+      `SELECT h.*, COALESCE(c.stdprecision, 2) AS doc_precision, pl.enforcepricelimit AS doc_enforce_limit, COALESCE(pl.priceprecision, 2) AS doc_price_precision
          FROM ${ident(kind.header)} h
          LEFT JOIN c_currency c ON c.c_currency_id = h.c_currency_id
          LEFT JOIN m_pricelist pl ON pl.m_pricelist_id = h.m_pricelist_id
@@ -66,6 +67,7 @@ const pricingColumns = (kind: DocumentKind): string[] => [
   'priceentered',
   'pricelist',
   'pricelimit',
+  'discount',
   'c_tax_id',
 ];
 
@@ -97,17 +99,38 @@ const amount = (v: unknown): DecimalInput => (typeof v === 'number' || typeof v 
 /** Whether the caller set a column: a non-empty value on a new line, a changed one on an update. */
 const givenBy = (e: ModelEvent) => (c: string): boolean => (e.type === 'before-new' ? !isEmptyValue(e.row[c]) : e.changed.has(c));
 
-/** How a line was priced from its product: whether it was, and whether PriceEntered holds a price per product unit still to convert. */
+/**
+ * How a line was priced from its product: whether it was, and whether PriceEntered holds the
+ * price list's standard price per product unit, still to discount and convert.
+ */
 interface Priced {
   repriced: boolean;
   inProductUnit: boolean;
+}
+
+const NOT_PRICED: Priced = { repriced: false, inProductUnit: false };
+
+/** The partner of a line's document, for its discount schema. */
+const partnerOf = (header: Row): number | null => idOf(header.c_bpartner_id);
+
+/** Whether the caller set the line's discount: named in a new line's request, or changed. */
+const discountGiven = (e: ModelEvent): boolean => (e.type === 'before-new' ? (e.given?.has('discount') ?? false) : e.changed.has('discount'));
+
+/**
+ * A changed quantity of a line whose partner's schema has breaks takes the standard price again,
+ * for the break it reaches (the original's quantity callout), unless the caller sets the price.
+ */
+async function requotesOnQuantity(e: ModelEvent, kind: DocumentKind, header: Row, ctx: PricingContext): Promise<boolean> {
+  if (!['qtyentered', kind.qtyColumn].some((c) => e.changed.has(c))) return false;
+  if (e.changed.has('priceentered') || discountGiven(e)) return false;
+  return hasBreaks(e.tx, e.memo, partnerOf(header), ctx.isSOTrx);
 }
 
 /**
  * A new product brings its unit, its prices on the price list's current version (unless the caller
  * set them) and its tax category's tax; a charge brings its tax category's tax.
  */
-async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise<Priced> {
+async function applyProductOrCharge(e: ModelEvent, kind: DocumentKind, header: Row, ctx: PricingContext): Promise<Priced> {
   const row = e.row;
   const isNew = e.type === 'before-new';
   const given = givenBy(e);
@@ -115,11 +138,17 @@ async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise
   if (productId === null) {
     const chargeId = idOf(row.c_charge_id);
     if (chargeId !== null && (isNew || e.changed.has('c_charge_id'))) await derive(e, 'c_tax_id', await chargeTax(e.tx, chargeId, ctx));
-    return { repriced: false, inProductUnit: false };
+    return NOT_PRICED;
   }
-  if (!isNew && !e.changed.has('m_product_id')) return { repriced: false, inProductUnit: false };
+  if (!isNew && !e.changed.has('m_product_id')) {
+    if (!(await requotesOnQuantity(e, kind, header, ctx))) return NOT_PRICED;
+    const p = await productFacts(e.tx, e.memo, productId, ctx);
+    if (p?.pricestd === null || p?.pricestd === undefined) return NOT_PRICED;
+    row.priceentered = p.pricestd;
+    return { repriced: true, inProductUnit: true };
+  }
   const facts = await productFacts(e.tx, e.memo, productId, ctx);
-  if (!facts) return { repriced: false, inProductUnit: false };
+  if (!facts) return NOT_PRICED;
   // A purchase line without a price list price takes its vendor's price (M_Product_PO).
   const vendor = !ctx.isSOTrx && (facts.pricestd === null || facts.pricestd === undefined) ? await vendorPrices(e.tx, productId, idOf(e.row.c_bpartner_id), idOf(e.row.c_currency_id)) : null;
   const p = vendor ? { ...facts, ...vendor } : facts;
@@ -129,11 +158,11 @@ async function applyProductOrCharge(e: ModelEvent, ctx: PricingContext): Promise
     // Price list prices are per unit of the product.
     if (!given('pricelist')) row.pricelist = p.pricelist ?? 0;
     if (!given('pricelimit')) row.pricelimit = p.pricelimit ?? 0;
-    if (!given('priceentered')) {
+    if (!given('priceentered') && !discountGiven(e)) {
       row.priceentered = p.pricestd;
       inProductUnit = true;
     }
-  } else if (!given('priceentered')) {
+  } else if (!given('priceentered') && !(discountGiven(e) && given('pricelist'))) {
     throw invalid(`Product ${productId} is not on the price list valid on ${ctx.date.slice(0, 10)}: give PriceEntered (column M_Product_ID)`);
   }
   await derive(e, 'c_tax_id', idOf(p.tax_id));
@@ -174,6 +203,33 @@ export async function applyQuantities(e: ModelEvent, qtyColumn: string, units: U
     row.qtyentered = row.qtyentered ?? 0;
     row[qtyColumn] = units.toProductQty(amount(row.qtyentered));
   } else if (source === 'product') row.qtyentered = units.toEnteredQty(amount(row[qtyColumn]));
+}
+
+/**
+ * The entered price of a line priced from its product: the standard price after the partner's
+ * discount schema, or the list price less a discount the caller gives, in the line's unit.
+ */
+async function applyDiscounts(e: ModelEvent, header: Row, ctx: PricingContext, units: UnitConversion, priced: Priced, kind: DocumentKind): Promise<void> {
+  const row = e.row;
+  const productId = idOf(row.m_product_id);
+  const priceGiven = e.type === 'before-new' ? !isEmptyValue(row.priceentered) && !priced.inProductUnit : e.changed.has('priceentered');
+  if (discountGiven(e) && !priceGiven && !isEmptyValue(row.pricelist)) {
+    const actual = priceOfDiscount(amount(row.pricelist), amount(row.discount), Number(header.doc_price_precision ?? 2));
+    row.priceentered = units.toEnteredPrice(actual);
+    return;
+  }
+  if (!priced.inProductUnit || productId === null) return;
+  const p = await productFacts(e.tx, e.memo, productId, ctx);
+  const std = await partnerPrice(e.tx, e.memo, {
+    partnerId: partnerOf(header),
+    isSOTrx: ctx.isSOTrx,
+    productId,
+    categoryId: idOf(p?.m_product_category_id),
+    qty: amount(row[kind.qtyColumn]),
+    priceStd: amount(row.priceentered),
+    precision: Number(header.doc_price_precision ?? 2),
+  });
+  row.priceentered = units.toEnteredPrice(std);
 }
 
 /** The actual price is the entered one in the product's unit; the discount follows; a limit price may be enforced. */
@@ -226,12 +282,13 @@ export async function lineBeforeSave(e: ModelEvent, kind: DocumentKind): Promise
   // Only PriceActual given: the entered price follows it (converted below once the unit is known).
   const fromActual = isNew && isEmptyValue(row.priceentered) && !isEmptyValue(row.priceactual);
   if (fromActual) row.priceentered = row.priceactual;
-  const priced = await applyProductOrCharge(e, ctx);
+  const priced = await applyProductOrCharge(e, kind, header, ctx);
   const units = await lineUnits(e, ctx);
-  if (fromActual || priced.inProductUnit) row.priceentered = units.toEnteredPrice(amount(row.priceentered));
+  if (fromActual) row.priceentered = units.toEnteredPrice(amount(row.priceentered));
   await applyQuantities(e, kind.qtyColumn, units);
+  await applyDiscounts(e, header, ctx, units, priced, kind);
   const unitChanged = !isNew && e.changed.has('c_uom_id');
-  if (isNew || priced.repriced || unitChanged || ['priceentered', 'pricelist', 'pricelimit'].some((c) => e.changed.has(c))) await applyPrices(e, header, ctx, units);
+  if (isNew || priced.repriced || unitChanged || ['priceentered', 'pricelist', 'pricelimit', 'discount'].some((c) => e.changed.has(c))) await applyPrices(e, header, ctx, units);
   await applyAmounts(e, header);
   if (isNew && isEmptyValue(row.line)) {
     const { rows } = await e.tx.query<{ max: number | null }>(`SELECT MAX(line) AS max FROM ${ident(kind.line)} WHERE ${ident(kind.headerKey)} = $1`, [headerId]);

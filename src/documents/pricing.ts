@@ -20,6 +20,7 @@ const taxOfCategory = (category: string, date: string, side: string, client: str
 
 export interface ProductFacts {
   c_uom_id: number | null;
+  m_product_category_id: number | null;
   /** Null when the product is not on the price list's current version. */
   pricelist: number | null;
   pricestd: number | null;
@@ -35,7 +36,7 @@ export interface PricingContext {
   clientId: number;
 }
 
-const PRODUCTS_SQL = `SELECT p.m_product_id, p.c_uom_id, pp.pricelist, pp.pricestd, pp.pricelimit,
+const PRODUCTS_SQL = `SELECT p.m_product_id, p.c_uom_id, p.m_product_category_id, pp.pricelist, pp.pricestd, pp.pricelimit,
     ${taxOfCategory('p.c_taxcategory_id', '$3', '$4', '$5')} AS tax_id
   FROM m_product p
   LEFT JOIN m_productprice pp ON pp.m_product_id = p.m_product_id AND pp.isactive = 'Y'

@@ -36,6 +36,7 @@ import { addWarehouseDifferenceAccounts } from '../../documents/inventory/wareho
 import { addReturnSeed } from '../../seed/returns-seed.js';
 import { addBuyingSeed } from '../../seed/buying-seed.js';
 import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
+import { addPricingSeed } from '../../seed/pricing-seed.js';
 
 export interface Migration {
   version: number;
@@ -492,6 +493,13 @@ export const migrations: Migration[] = [
     name: 'answers kept for Idempotency-Key (dictum.idempotent_request)',
     async up(tx) {
       for (const statement of IDEMPOTENCY_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 230,
+    name: 'pricing: the Create Price List process (103) run from a price list version, with its DeleteOld parameter and access',
+    async up(tx) {
+      await addPricingSeed(tx);
     },
   },
 ];

@@ -25,7 +25,7 @@ const DIRECT_DEBIT = 'D';
  * while its discount date has not passed, an invoice without schedule its term's discount on the
  * grand total (paymentTermDiscount); only for an installment nothing was paid of yet.
  */
-const DISCOUNT_SQL = (payDate: string) => `CASE WHEN x.openamt <> x.dueamt THEN 0
+export const DISCOUNT_SQL = (payDate: string) => `CASE WHEN x.openamt <> x.dueamt THEN 0
     WHEN x.c_invoicepayschedule_id IS NOT NULL THEN CASE WHEN x.discountdate::date >= ${payDate} THEN x.discountamt ELSE 0 END
     ELSE ${TERM_DISCOUNT_SQL('i.c_paymentterm_id', 'i.grandtotal', 'i.c_currency_id', 'i.dateinvoiced', payDate)} END`;
 
