@@ -36,6 +36,7 @@ import { addWarehouseDifferenceAccounts } from '../../documents/inventory/wareho
 import { addReturnSeed } from '../../seed/returns-seed.js';
 import { addBuyingSeed } from '../../seed/buying-seed.js';
 import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
+import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
 
 export interface Migration {
   version: number;
@@ -492,6 +493,13 @@ export const migrations: Migration[] = [
     name: 'answers kept for Idempotency-Key (dictum.idempotent_request)',
     async up(tx) {
       for (const statement of IDEMPOTENCY_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 280,
+    name: "the demo's opening stock: a completed physical inventory per warehouse with the transactions of what its storage holds",
+    async up(tx) {
+      await addOpeningStockCounts(tx);
     },
   },
 ];
