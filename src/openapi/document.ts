@@ -1,6 +1,7 @@
 import type { Dictionary, Table } from '../dictionary/model.js';
 import type { RestView } from '../views/view-model.js';
 import { ANSWER_SCHEMAS, recordsOf, ref } from './answer-schemas.js';
+import { addConcurrencyHeaders, CONCURRENCY_HEADERS, CONCURRENCY_PARAMETERS, CONCURRENCY_RESPONSES } from './concurrency-headers.js';
 import { OPERATIONS, type OperationFacts } from './operations.js';
 import { parameterObject, PATH_PARAMETERS, QUERY_PARAMETERS } from './parameters.js';
 import { tableSchema, viewSchema, type Schema } from './record-schema.js';
@@ -82,6 +83,7 @@ export function operation(route: RouteEntry, facts: OperationFacts | undefined):
     const media = facts.bodyType ?? 'application/json';
     op.requestBody = { required: true, content: { [media]: { schema: facts.body, ...(facts.example !== undefined ? { example: facts.example } : {}) } } };
   }
+  addConcurrencyHeaders(`${route.method} ${route.url}`, op);
   return op;
 }
 
@@ -118,6 +120,7 @@ export function tableOperations(table: Table, schema: Schema, routes: RouteEntry
       example: facts.body ? writeExample(schema) : r.method === 'DELETE' ? facts.example : list ? { 'page-count': 1, 'records-size': 1, 'skip-records': 0, 'row-count': 1, 'array-count': 1, records: [sample] } : sample,
     };
     const op = operation({ ...r, url: r.url.replace(':table', name) }, own);
+    addConcurrencyHeaders(key, op);
     op.tags = [`models/${name}`];
     op.operationId = `${r.method.toLowerCase()}_${name}${r.url.endsWith(':id') ? '_by_id' : ''}`;
     (paths[openApiPath(r.url.replace(':table', name)).path] ??= {})[r.method.toLowerCase()] = op;
@@ -167,8 +170,9 @@ export function apiDocument(dict: Dictionary, routes: RouteEntry[], scope: Docum
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
       schemas: { ...ANSWER_SCHEMAS, ...records },
-      parameters: queryComponents(),
-      responses: errorResponses(),
+      parameters: { ...queryComponents(), ...CONCURRENCY_PARAMETERS },
+      headers: CONCURRENCY_HEADERS,
+      responses: { ...errorResponses(), ...CONCURRENCY_RESPONSES },
     },
   };
 }

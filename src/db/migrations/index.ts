@@ -37,6 +37,7 @@ import { addReturnSeed } from '../../seed/returns-seed.js';
 import { addBuyingSeed } from '../../seed/buying-seed.js';
 import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
 import { addPricingSeed } from '../../seed/pricing-seed.js';
+import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
 
 export interface Migration {
   version: number;
@@ -500,6 +501,13 @@ export const migrations: Migration[] = [
     name: 'pricing: the Create Price List process (103) run from a price list version, with its DeleteOld parameter and access',
     async up(tx) {
       await addPricingSeed(tx);
+    },
+  },
+  {
+    version: 280,
+    name: "the demo's opening stock: a completed physical inventory per warehouse with the transactions of what its storage holds",
+    async up(tx) {
+      await addOpeningStockCounts(tx);
     },
   },
 ];

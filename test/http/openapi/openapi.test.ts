@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { demoRoleTokens } from '../../helpers/demo-roles.js';
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, Record<string, unknown>>; parameters: Record<string, unknown>; responses: Record<string, unknown> } };
+type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, Record<string, unknown>>; parameters: Record<string, unknown>; responses: Record<string, unknown>; headers: Record<string, unknown> } };
 
 describe('OpenAPI description of the API', () => {
   let server: TestServer;
@@ -19,7 +19,7 @@ describe('OpenAPI description of the API', () => {
   const resolve = <T>(x: unknown): T => {
     const r = (x as { $ref?: string }).$ref;
     if (!r) return x as T;
-    const [, , kind, name] = r.split('/') as [string, string, 'parameters' | 'responses', string];
+    const [, , kind, name] = r.split('/') as [string, string, 'parameters' | 'responses' | 'headers', string];
     return doc.components[kind][name] as T;
   };
 
@@ -226,6 +226,53 @@ describe('OpenAPI description of the API', () => {
     assert.deepEqual(del.schema, { $ref: '#/components/schemas/Deleted' }, 'a delete answers its confirmation, not the record');
     if (!ajv.compile(del.schema as object)(gone.body)) problems.push(`DELETE on the table's own path: ${JSON.stringify(gone.body)}`);
     assert.deepEqual(problems, []);
+  });
+
+  it('declares the concurrency headers: ETag, If-None-Match, If-Match and Idempotency-Key, with their answers', async () => {
+    type Op = { parameters: unknown[]; responses: Record<string, unknown> };
+    const headersOf = (op: Op) => op.parameters.map((x) => resolve<{ name: string; in: string }>(x)).filter((x) => x.in === 'header').map((x) => x.name).sort();
+    const answerHeaders = (op: Op, status: string) => Object.keys(resolve<{ headers?: Record<string, unknown> }>(op.responses[status]).headers ?? {}).sort();
+    const expected: [string, string, string[], string[], string][] = [
+      // path, method, header parameters, statuses, success status
+      ['/api/v1/models/{table}/{id}', 'get', ['If-None-Match'], ['304'], '200'],
+      ['/api/v1/models/c_bpartner/{id}', 'get', ['If-None-Match'], ['304'], '200'],
+      ['/api/v1/models/{table}/{id}', 'put', ['Idempotency-Key', 'If-Match'], ['409', '412', '422'], '200'],
+      ['/api/v1/models/c_order/{id}', 'put', ['Idempotency-Key', 'If-Match'], ['409', '412', '422'], '200'],
+      ['/api/v1/models/{table}/{id}', 'delete', ['If-Match'], ['412'], '200'],
+      ['/api/v1/models/{table}', 'post', ['Idempotency-Key'], ['409', '422'], '201'],
+      ['/api/v1/models/c_bpartner', 'post', ['Idempotency-Key'], ['409', '422'], '201'],
+      ['/api/v1/batch', 'post', ['Idempotency-Key'], ['409', '422'], '200'],
+      ['/api/v1/processes/{slug}', 'post', ['Idempotency-Key', 'If-Match'], ['409', '412', '422'], '200'],
+      ['/api/v1/processes/jobs/{slug}', 'post', ['Idempotency-Key', 'If-Match'], ['409', '412', '422'], '202'],
+    ];
+    for (const [path, method, params, statuses, ok] of expected) {
+      const op = doc.paths[path]?.[method] as unknown as Op;
+      assert.ok(op, `${method} ${path} is described`);
+      assert.deepEqual(headersOf(op), params, `${method} ${path} header parameters`);
+      for (const s of statuses) assert.ok(op.responses[s], `${method} ${path} declares ${s}`);
+      assert.ok(op.responses[ok], `${method} ${path} declares ${ok}`);
+      const shown = answerHeaders(op, ok);
+      if (method === 'get' || method === 'put') assert.ok(shown.includes('ETag'), `${method} ${path} answers an ETag`);
+      if (params.includes('Idempotency-Key')) assert.ok(shown.includes('Idempotent-Replayed'), `${method} ${path} answers Idempotent-Replayed`);
+    }
+    assert.deepEqual(headersOf(doc.paths['/api/v1/models/{table}']!.get as unknown as Op), [], 'a list takes none of them');
+    assert.equal(resolve<{ description: string }>(doc.paths['/api/v1/batch']!.post!.responses['422']).description.includes('Idempotency-Key'), true);
+
+    // The declared headers are the ones the server answers.
+    const read = await server.request('GET', '/api/v1/models/c_bpartner/118', { token: admin });
+    const tag = read.headers.get('etag');
+    assert.ok(tag, 'a single read answers an ETag');
+    assert.equal((await server.request('GET', '/api/v1/models/c_bpartner/118', { token: admin, headers: { 'If-None-Match': tag } })).status, 304);
+    const stale = await server.request('PUT', '/api/v1/models/c_bpartner/118', { token: admin, headers: { 'If-Match': 'W/"1.1"' }, body: { Description: 'stale' } });
+    assert.equal(stale.status, 412, stale.text);
+    const key = `openapi-${Date.now()}`;
+    const create = () => server.request('POST', '/api/v1/models/c_bpartner', { token: admin, headers: { 'Idempotency-Key': key }, body: { Name: `Idempotent ${key}`, Value: key } });
+    const first = await create();
+    assert.equal(first.status, 201, first.text);
+    const again = await create();
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    const other = await server.request('POST', '/api/v1/models/c_bpartner', { token: admin, headers: { 'Idempotency-Key': key }, body: { Name: 'Another body', Value: `${key}-2` } });
+    assert.equal(other.status, 422, other.text);
   });
 
   it('matches real responses', async () => {

@@ -15,8 +15,9 @@ describe('OpenAPI operations from routes', () => {
       operationId: string;
       tags: string[];
     };
-    assert.deepEqual(op.parameters.map((p) => p.$ref ?? `${p.in}:${p.name}`), ['#/components/parameters/path-table', 'query:x']);
-    assert.deepEqual(Object.keys(op.responses).sort(), ['201', '400', '401', '403', '404', '409', '500']);
+    // A create can be retried: it takes an Idempotency-Key and answers 409 and 422 for it.
+    assert.deepEqual(op.parameters.map((p) => p.$ref ?? `${p.in}:${p.name}`), ['#/components/parameters/path-table', 'query:x', '#/components/parameters/header-Idempotency-Key']);
+    assert.deepEqual(Object.keys(op.responses).sort(), ['201', '400', '401', '403', '404', '409', '422', '500']);
     assert.equal(op.operationId, 'postApiV1ModelsTable');
     assert.deepEqual(op.tags, ['models']);
     const pub = operation({ method: 'GET', url: '/api/v1/health', public: true }, undefined) as { responses: Record<string, unknown>; security: unknown[] };
