@@ -2,19 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { idOf, q } from '../documents/document-helpers.js';
+import { thisMonth } from './this-month.js';
 
 const ACCT = { checking: 11100, receivable: 12110, payable: 21100, retained: 32900, revenue: 41000, expense: 51200, unrealizedGain: 80530, unrealizedLoss: 82530 } as const;
 const EUR = 102;
 const round2 = (n: number): number => Math.round(n * 100) / 100;
-const day = (d: Date): string => d.toISOString().slice(0, 10);
-
-/** This month's first and last day, and the first day of the next month. */
-function thisMonth() {
-  const now = new Date();
-  const first = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { first: day(first), last: day(new Date(next.getTime() - 86400000)), next: day(next) };
-}
 
 describe('period end: revaluation of open items and year-end close', () => {
   const f = serverWithDemoRoles();
