@@ -93,3 +93,63 @@ export function soakTable(minutes: readonly SoakMinute[], markdown = false): str
   const rows = minutes.map((m) => [m.minute, m.requests, m.errors, m.p50, m.p99, ...Array.from({ length: servers }, (_, i) => m.rssMb[i] ?? null)]);
   return markdown ? markdownTable(header, rows) : formatTable(header, rows);
 }
+
+/** How a request ended for its client: answered 2xx, answered otherwise, or no answer (the instance was killed). */
+export type Answer = 'ok' | 'refused' | 'cut';
+/** What the database holds of the request's work after the restart. */
+export type Written = 'all' | 'none' | 'partial' | 'doubled';
+
+/**
+ * The outcome of one kill: the client's answer against what was written. All or nothing, once:
+ * an answered success that is all there, a cut request that is all or nothing, a refusal that
+ * wrote nothing. `retried` says the work was finished by a retry (the client's, or a takeover of
+ * the killed instance's job or delivery). Anything else is a violation, named.
+ */
+export function classifyOutcome(answer: Answer, written: Written, retried = false): { outcome: string; violation: string | null } {
+  if (written === 'partial') return { outcome: 'partial write', violation: 'partial write' };
+  if (written === 'doubled') return { outcome: 'done twice', violation: 'done twice' };
+  const suffix = retried ? ', retried to success' : '';
+  if (answer === 'ok') return written === 'all' ? { outcome: `committed${suffix}`, violation: null } : { outcome: 'lost', violation: 'lost: answered success, nothing written' };
+  if (answer === 'refused') return written === 'none' ? { outcome: `refused${suffix}`, violation: null } : { outcome: 'written though refused', violation: 'written though refused' };
+  return { outcome: written === 'all' ? `committed, answer lost${suffix}` : `rolled back${suffix}`, violation: null };
+}
+
+/** A scenario's result as the table shows it. */
+export interface ScenarioResult {
+  scenario: string;
+  kills: number;
+  outcomes: string[];
+  violations: string[];
+  /** New violations of the books' invariants after the scenario. */
+  books: number;
+}
+
+/** Outcomes counted by kind, most frequent first: "rolled back 3, committed 2". */
+export function countOutcomes(outcomes: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) counts.set(o, (counts.get(o) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([o, n]) => `${o} ${n}`).join(', ');
+}
+
+/** The fault suite's table: scenario, kills, outcomes, violations (its own checks plus the books'). */
+export function faultTable(results: readonly ScenarioResult[], markdown = false): string {
+  const header = ['scenario', 'kills', 'outcomes', 'violations'];
+  const rows = results.map((r) => [r.scenario, r.kills, countOutcomes(r.outcomes) || '-', r.violations.length + r.books]);
+  return markdown ? markdownTable(header, rows) : formatTable(header, rows);
+}
+
+/**
+ * Violations of the books present after a run and not before it. A violation is compared by its
+ * check, its subject and its difference (actual less expected), not by its two numbers: the demo's
+ * opening stock has no stock transactions, so on hand and the transactions' sum differ from the
+ * start, and a shipment moves both sides by the same quantity without making anything new.
+ */
+export function newViolations<V extends { check: string; subject: unknown; expected: string; actual: string }>(before: readonly V[], after: readonly V[]): V[] {
+  const difference = (v: V) => {
+    const d = Number(v.actual) - Number(v.expected);
+    return Number.isFinite(d) ? Math.round(d * 1e6) / 1e6 : `${v.expected} / ${v.actual}`;
+  };
+  const key = (v: V) => JSON.stringify([v.check, v.subject, difference(v)]);
+  const seen = new Set(before.map(key));
+  return after.filter((v) => !seen.has(key(v)));
+}
