@@ -134,6 +134,27 @@ const idList = (rows) => rows.map((r) => Number(r.id));
 // round without a kill and bounds the random delays.
 const tag = Date.now().toString(36);
 
+/** The partners of a round each delivered: one delivery row, Success, received (again after a kill: same webhook-id). */
+async function deliveredOnce(ctx) {
+  const partners = idList((await db.query(`SELECT c_bpartner_id AS id FROM c_bpartner WHERE value LIKE $1`, [`${ctx.prefix}%`])).rows);
+  if (partners.length === 0) return { written: 'none' };
+  let rows = [];
+  for (let i = 0; i < 600; i++) {
+    rows = (await db.query(`SELECT record_id, webhookmessageid AS mid, deliverystatus AS st, attempts FROM rest_webhook_out_log WHERE rest_webhook_out_id = $1 AND record_id = ANY($2::bigint[])`, [ctx.endpoint, partners])).rows;
+    if (rows.length >= partners.length && rows.every((r) => r.st === 'S' && received.has(r.mid))) break;
+    await sleep(200);
+  }
+  const perPartner = new Map();
+  for (const r of rows) perPartner.set(Number(r.record_id), (perPartner.get(Number(r.record_id)) ?? 0) + 1);
+  const doubledRows = [...perPartner.values()].some((n) => n > 1);
+  const lost = partners.filter((p) => !perPartner.has(p)).length + rows.filter((r) => r.st !== 'S' || !received.has(r.mid)).length;
+  const redelivered = rows.filter((r) => (received.get(r.mid) ?? 0) > 1).length;
+  if (partners.length !== 20) return { written: 'partial', note: `${partners.length} of 20 partners` };
+  if (doubledRows) return { written: 'doubled', note: 'two delivery rows for one change' };
+  if (lost) return { written: 'partial', note: `${lost} of ${partners.length} deliveries not delivered` };
+  return { written: 'all', retried: redelivered > 0, note: redelivered ? `${redelivered} sent again after the kill (same webhook-id)` : null };
+}
+
 const SCENARIOS = [
   {
     key: 'batch',
@@ -237,24 +258,33 @@ const SCENARIOS = [
     },
     setup: async (c, round) => ({ prefix: `FW${tag}-${round}-` }),
     action: (c, ctx) => c.raw('POST', '/api/v1/batch?transaction=true', Array.from({ length: 20 }, (_, i) => ({ method: 'POST', path: 'v1/models/c_bpartner', body: { Value: `${ctx.prefix}${i}`, Name: `Fault hook ${i}`, IsCustomer: true } }))),
+    check: (ctx) => deliveredOnce(ctx),
+  },
+  {
+    key: 'dispatch',
+    title: 'webhook dispatch of written deliveries',
+    background: true,
+    setup: async (c, round) => {
+      // A paused endpoint of its own holds 20 written deliveries; the action unpauses it.
+      await db.query(`UPDATE rest_webhook_out SET isactive = 'N'`);
+      await db.query(`SELECT pg_notify('dictum_webhooks', 'faults')`);
+      const ep = await c.ok('POST', '/api/v1/models/REST_Webhook_Out', { Name: `Faults ${tag} ${round}`, URL: hookUrl, IsPaused: true });
+      await c.ok('POST', '/api/v1/models/REST_Webhook_Out_Event', { REST_Webhook_Out_ID: ep.id, AD_Table_ID: 291, EventModelValidator: 'TAN' });
+      await sleep(500);
+      const prefix = `FD${tag}-${round}-`;
+      await c.ok('POST', '/api/v1/batch?transaction=true', Array.from({ length: 20 }, (_, i) => ({ method: 'POST', path: 'v1/models/c_bpartner', body: { Value: `${prefix}${i}`, Name: `Fault dispatch ${i}`, IsCustomer: true } })));
+      return { endpoint: ep.id, prefix };
+    },
+    action: (c, ctx) => c.raw('PUT', `/api/v1/models/REST_Webhook_Out/${ctx.endpoint}`, { IsPaused: false }),
     check: async (ctx) => {
-      const partners = idList((await db.query(`SELECT c_bpartner_id AS id FROM c_bpartner WHERE value LIKE $1`, [`${ctx.prefix}%`])).rows);
-      if (partners.length === 0) return { written: 'none' };
-      let rows = [];
-      for (let i = 0; i < 600; i++) {
-        rows = (await db.query(`SELECT record_id, webhookmessageid AS mid, deliverystatus AS st, attempts FROM rest_webhook_out_log WHERE rest_webhook_out_id = $1 AND record_id = ANY($2::bigint[])`, [ctx.endpoint, partners])).rows;
-        if (rows.length >= partners.length && rows.every((r) => r.st === 'S' && received.has(r.mid))) break;
-        await sleep(200);
+      // An unpause that the kill rolled back is sent again, as its client would.
+      const paused = (await one(`SELECT ispaused FROM rest_webhook_out WHERE rest_webhook_out_id = $1`, [ctx.endpoint])).ispaused === 'Y';
+      if (paused) {
+        if (!server) await start();
+        await (await client()).ok('PUT', `/api/v1/models/REST_Webhook_Out/${ctx.endpoint}`, { IsPaused: false });
       }
-      const perPartner = new Map();
-      for (const r of rows) perPartner.set(Number(r.record_id), (perPartner.get(Number(r.record_id)) ?? 0) + 1);
-      const doubledRows = [...perPartner.values()].some((n) => n > 1);
-      const lost = partners.filter((p) => !perPartner.has(p)).length + rows.filter((r) => r.st !== 'S' || !received.has(r.mid)).length;
-      const redelivered = rows.filter((r) => (received.get(r.mid) ?? 0) > 1).length;
-      if (partners.length !== 20) return { written: 'partial', note: `${partners.length} of 20 partners` };
-      if (doubledRows) return { written: 'doubled', note: 'two delivery rows for one change' };
-      if (lost) return { written: 'partial', note: `${lost} of ${partners.length} deliveries not delivered` };
-      return { written: 'all', retried: redelivered > 0, note: redelivered ? `${redelivered} sent again after the kill (same webhook-id)` : null };
+      const delivered = await deliveredOnce(ctx);
+      return paused && delivered.written === 'all' ? { written: 'none', retried: true, note: delivered.note } : delivered;
     },
   },
   {
