@@ -36,6 +36,9 @@ const resultFile = option('out', path.join(root, 'bench/results/soak.json'));
 const databaseUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/dictum_soak';
 if (!databaseName(databaseUrl).startsWith('dictum_soak')) throw new Error(`the soak writes into its own database only: its name must start with dictum_soak (got ${databaseName(databaseUrl)})`);
 
+// The commit measured: read at the start, since the worktree may move on while a long run goes.
+const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
+const startedAt = new Date().toISOString();
 const log = (line) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -253,9 +256,8 @@ try {
 } finally {
   receiver.close();
   await db.end();
-  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).stdout.trim();
   fs.mkdirSync(path.dirname(resultFile), { recursive: true });
-  fs.writeFileSync(resultFile, JSON.stringify({ date: new Date().toISOString(), commit, node: process.version, phases: results }, null, 2));
+  fs.writeFileSync(resultFile, JSON.stringify({ date: startedAt, commit, node: process.version, phases: results }, null, 2));
   log(`results written to ${path.relative(root, resultFile)}`);
   if (!keep) {
     const adminDb = await connect(withDatabase(databaseUrl, 'postgres'));
