@@ -46,7 +46,8 @@ export type JobInfo = { id: number } & Record<string, unknown>;
  * POST /processes/jobs/{slug}: checks the request as a run would (parameters, record, access,
  * concurrency), records the AD_PInstance (IsRunAsJob, IsProcessing) and queues the run in one
  * transaction. Any instance's worker picks it up. `first` claims what the run belongs to (a
- * scheduler's firing) in that transaction; `defaultNotification` applies when the body names none
+ * scheduler's firing) in that transaction, and may answer a function that links the claim to the
+ * instance once its id is known, still in that transaction; `defaultNotification` applies when the body names none
  * (the REST resource notifies by mail and notice, as the original's does).
  */
 export async function queueProcessJob(
@@ -54,7 +55,7 @@ export async function queueProcessJob(
   auth: AuthContext,
   def: ProcessDef,
   body: unknown,
-  first?: (tx: Tx) => Promise<void>,
+  first?: (tx: Tx) => Promise<void | ((instanceId: number) => Promise<void>)>,
   defaultNotification?: NotificationType,
 ): Promise<JobInfo> {
   const request = parseRunBody(def.params, body, todayOf());
@@ -64,8 +65,9 @@ export async function queueProcessJob(
   await assertNotRunning(s.db, o);
   return s.db.tx(async (tx) => {
     // A scheduler claims its firing here: the claim and the queued run commit together or not at all.
-    if (first) await first(tx);
+    const link = first ? await first(tx) : undefined;
     const id = await startInstance(tx, o, true);
+    if (link) await link(id);
     const payload: ProcessJobPayload = { instanceId: id, processId: def.id, claims: claimsOf(auth), body: body ?? {}, notificationType: request.notificationType };
     await s.queue.enqueue(tx, PROCESS_JOB_KIND, payload);
     // Read before the commit, so that the answer shows the job waiting even if a worker is quicker.

@@ -176,12 +176,14 @@ export class SchedulerRunner {
       );
       if (rowCount === 0) throw new AlreadyFired();
       await tx.query(`UPDATE ad_scheduler SET datelastrun = $2, datenextrun = $3 WHERE ad_scheduler_id = $1`, [sc.id, due, nextDue(sc, now)]);
+      // The firing names its run in the same transaction: a crash right after the commit must not
+      // leave a claimed firing whose run was queued but is not linked to it.
+      return (instanceId: number) => tx.query('UPDATE dictum.scheduler_firing SET ad_pinstance_id = $3 WHERE ad_scheduler_id = $1 AND due_at = $2', [sc.id, due, instanceId]).then(() => undefined);
     };
     try {
       const auth = await s.auth.contextOf(await schedulerClaims(s, sc));
       const def = await processById(s.db, sc.processId);
       const job = await queueProcessJob(s, auth, def, {}, claim);
-      await s.db.query('UPDATE dictum.scheduler_firing SET ad_pinstance_id = $3 WHERE ad_scheduler_id = $1 AND due_at = $2', [sc.id, due, job.id]);
       s.log.info({ scheduler: sc.id, due: due.toISOString(), instance: job.id }, 'scheduled run queued');
       return true;
     } catch (e) {
