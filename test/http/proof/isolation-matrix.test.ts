@@ -61,6 +61,9 @@ describe('isolation matrix over every table and endpoint', () => {
 
   /** A copy of a GardenWorld row in the second client (same values, new id and UUID), or null when the table refuses one. */
   async function copyToOtherClient(t: Table, sourceId: number): Promise<{ id: number; org: number | null } | null> {
+    // The client's and organisation's own rows are made in `before`, with the other rows of the second client.
+    if (t.dbName === 'ad_client') return { id: OTHER_CLIENT, org: 0 };
+    if (t.dbName === 'ad_org') return { id: OTHER_ORG, org: OTHER_ORG };
     const row = (await db().query<Record<string, unknown>>(`SELECT * FROM ${t.dbName} WHERE ${t.keyColumn!.dbName} = $1`, [sourceId])).rows[0]!;
     const id = nextId++;
     row[t.keyColumn!.dbName] = id;
