@@ -4,7 +4,7 @@
  */
 
 /** Text of SQL or of the database in an error answer (a statement, a driver message, a catalog name). */
-export const SQL_TEXT = /SELECT |\bFROM\s+[a-z_"]+\s+WHERE\b|syntax error|relation "|column "|\bpg_[a-z]+|violates .* constraint|invalid input syntax/gi;
+export const SQL_TEXT = /\bSELECT\s[^]{0,200}?\bFROM\s|\bFROM\s+[a-z_"]+\s+WHERE\b|syntax error|relation "|column "|\bpg_[a-z]+|violates .* constraint|invalid input syntax/gi;
 
 /**
  * In a successful answer rows may hold SQL as data (a validation rule's code, a column's SQL), so
