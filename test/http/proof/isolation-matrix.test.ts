@@ -31,6 +31,9 @@ interface Subject {
   rows: Record<number, { id: number; org: number | null } | undefined>;
   /** The column an update changes, when the table has one. */
   change: string | null;
+  /** Other endpoints that show the table's rows: window slugs (first tab) and view names. */
+  windows: string[];
+  views: string[];
 }
 
 type Outcome = 'checked' | 'leak' | 'escalation';
@@ -122,13 +125,18 @@ describe('isolation matrix over every table and endpoint', () => {
       }
       chosen = [...picked];
     }
+    const windowSlugs = new Map<number, string>();
+    for (const w of (await as('GardenWorld admin', 'GET', '/api/v1/windows')).body.windows as { id: number; slug: string }[]) windowSlugs.set(w.id, w.slug);
+    const views = (await as('GardenWorld admin', 'GET', '/api/v1/views')).body.views as { name: string; tableName: string }[];
     for (const table of chosen.sort((a, b) => a.dbName.localeCompare(b.dbName))) {
       const key = table.keyColumn!.dbName;
       const own = (await db().query<{ id: number; org: number | null }>(`SELECT ${key} AS id, ${table.byName.has('ad_org_id') ? 'ad_org_id' : 'NULL'} AS org FROM ${table.dbName} WHERE ad_client_id = $1 ORDER BY ${key} LIMIT 1`, [GARDEN_WORLD])).rows[0];
       const ownRow = own ? { id: Number(own.id), org: own.org === null ? null : Number(own.org) } : undefined;
       const other = ownRow ? ((await copyToOtherClient(table, ownRow.id)) ?? undefined) : undefined;
       const change = ['description', 'name', 'help', 'comments', 'value'].map((c) => table.byName.get(c)).find((c) => c && c.isUpdateable)?.name ?? null;
-      subjects.push({ table, rows: { [GARDEN_WORLD]: ownRow, [OTHER_CLIENT]: other }, change });
+      const tabs = await db().query<{ ad_window_id: number }>(`SELECT DISTINCT ad_window_id FROM ad_tab WHERE ad_table_id = $1 AND tablevel = 0 AND isactive = 'Y'`, [table.id]);
+      const windows = tabs.rows.map((r) => windowSlugs.get(Number(r.ad_window_id))).filter((w): w is string => w !== undefined);
+      subjects.push({ table, rows: { [GARDEN_WORLD]: ownRow, [OTHER_CLIENT]: other }, change, windows, views: views.filter((v) => v.tableName === table.dbName).map((v) => v.name) });
     }
     assert.ok(subjects.filter((s) => s.rows[OTHER_CLIENT]).length >= 10, 'the second client has rows in many tables');
   });
@@ -152,6 +160,8 @@ describe('isolation matrix over every table and endpoint', () => {
           ['attachment', `/api/v1/models/${t.modelName}/${foreign.id}/attachments`],
           ['export', `/api/v1/models/${t.modelName}/${foreign.id}/print?$report_type=csv`],
           ['archive', `/api/v1/models/${t.modelName}/${foreign.id}/archives`],
+          ...s.windows.map((w): [string, string] => ['window read', `/api/v1/windows/${w}/${foreign.id}`]),
+          ...s.views.map((v): [string, string] => ['view read', `/api/v1/views/${v}/${foreign.id}`]),
         ];
         for (const [op, path] of paths) {
           const r = await as(name, 'GET', path);
