@@ -118,6 +118,6 @@ describe('fuzz over every endpoint', () => {
     assert.deepEqual(failures, [], `seed ${SEED}`);
     // Both kinds of answer occur in every family, so each property tested something on each side.
     for (const [name, t] of rows) assert.ok(t.refused > 0, `${name}: nothing refused`);
-    assert.ok(total.ok > COUNT / 10, `only ${total.ok} answered`);
+    assert.ok(total.ok > COUNT / 20, `only ${total.ok} answered`);
   });
 });
