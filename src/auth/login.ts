@@ -5,7 +5,7 @@ import { MAX_PASSWORD_LENGTH, hashPassword, isPhc, needsRehash, verifyPassword }
 import type { LoginBody, LoginParameters } from './schemas.js';
 import { AUTH_DEFAULTS, type AuthService, type LoginSelection, type TokenPair } from './service.js';
 import { openSession } from './sessions.js';
-import { loginFailureKey, ts, tsMillis } from './util.js';
+import { loginFailureKey, sleep, ts, tsMillis } from './util.js';
 
 export const AUTH_ERROR = 'Authenticate error';
 export const BAD_CREDENTIALS = 'Invalid user name or password';
@@ -91,6 +91,19 @@ export function clientsOf(roles: RoleChoice[]): IdName[] {
  * (429 while locked, whatever password is given, so a lock does not confirm a guess).
  */
 export async function checkCredentials(auth: AuthService, body: LoginBody, remoteAddr: string): Promise<LoginUser> {
+  const start = performance.now();
+  try {
+    return await checkCredentialsNow(auth, body, remoteAddr);
+  } catch (e) {
+    // A known user's failure writes its failure count, an unknown one's writes nothing: every
+    // failure is padded to the same floor, so the time tells nothing about the account.
+    const rest = (await auth.int('REST_LOGIN_FAILURE_MIN_RESPONSE_MS')) - (performance.now() - start);
+    if (rest > 0) await sleep(rest);
+    throw e;
+  }
+}
+
+async function checkCredentialsNow(auth: AuthService, body: LoginBody, remoteAddr: string): Promise<LoginUser> {
   const { userName, password } = body;
   if (userName.trim() === '') throw authError(BAD_CREDENTIALS);
 

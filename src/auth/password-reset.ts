@@ -31,7 +31,7 @@ export const RESET_DEFAULTS = {
   /** The password policy's minimum length. */
   PASSWORD_RESET_MIN_PASSWORD_LENGTH: 8,
   /** Request-code and verify answer no earlier than this, whatever happened. */
-  PASSWORD_RESET_MIN_RESPONSE_MS: 150,
+  PASSWORD_RESET_MIN_RESPONSE_MS: 400,
 } as const;
 
 type ResetSetting = keyof typeof RESET_DEFAULTS;

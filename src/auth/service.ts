@@ -22,6 +22,8 @@ export const AUTH_DEFAULTS = {
   REST_LOGIN_LOCK_MINUTES: 15,
   REST_LOGIN_MAX_FAILURES_PER_ADDRESS: 20,
   REST_LOGIN_FAILURE_WINDOW_MINUTES: 15,
+  /** A failed credential check answers no earlier than this (ms), so a known user's failure takes an unknown one's time. */
+  REST_LOGIN_FAILURE_MIN_RESPONSE_MS: 400,
 } as const;
 
 /** What a full login selected; the claims of an access token. */
