@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js';
+import { ApiError, unauthorized } from '../errors.js';
 
 const REALM = 'Bearer realm="dictum"';
 
@@ -12,3 +12,9 @@ export const tokenError = (title: string, detail: string): ApiError =>
 /** 429 with Retry-After in whole seconds. */
 export const tooMany = (detail: string, retryAfterSeconds: number): ApiError =>
   new ApiError(429, 'Too Many Requests', detail, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+export const AUTH_ERROR = 'Authenticate error';
+export const BAD_CREDENTIALS = 'Invalid user name or password';
+
+/** 401 with the original's login error title. */
+export const authError = (detail: string): ApiError => unauthorized(AUTH_ERROR, detail);

@@ -6,6 +6,8 @@ import { QUEUE_CHANNEL } from './queue-schema.js';
 import { noRetry, type RetryPolicy } from './retry.js';
 import { notify } from '../db/notify.js';
 import { CancelledError, QUEUE_CANCEL_CHANNEL } from './queue-control.js';
+import { cancelItem } from './job-cancel.js';
+import { progressReporter } from './job-progress.js';
 
 export type QueueState = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -330,7 +332,7 @@ export class JobQueue {
     const abort = new AbortController();
     this.#aborts.set(item.id, abort);
     let completed = false;
-    const progress = this.#progressReporter(item);
+    const progress = progressReporter(this.#db, this.#clock, this.#log, item.id);
     const renew = setInterval(() => {
       void this.#renew(k, item).then((held) => {
         if (!held) abort.abort(new LeaseLostError(item.id));
@@ -383,29 +385,7 @@ export class JobQueue {
    * of the kind runs in the transaction that marks the item cancelled.
    */
   async cancel(id: number): Promise<CancelOutcome> {
-    return this.#db.tx(async (tx) => {
-      const now = this.#clock.now();
-      const { rows } = await tx.query<{ kind: string; payload: unknown }>(
-        `UPDATE dictum.queue_item SET state = 'cancelled', finished_at = $2, lease_owner = NULL, lease_until = NULL WHERE id = $1 AND state = 'pending' RETURNING kind, payload`,
-        [id, now],
-      );
-      if (rows[0]) {
-        await this.#kinds.get(rows[0].kind)?.onCancel?.(tx, { id, payload: rows[0].payload });
-        return { outcome: 'cancelled' };
-      }
-      // A plain read: it does not wait for the lock that a running item's transaction holds.
-      const { rows: current } = await tx.query<{ state: QueueState }>('SELECT state FROM dictum.queue_item WHERE id = $1', [id]);
-      const state = current[0]?.state;
-      if (!state) return { outcome: 'missing' };
-      if (state !== 'running') return { outcome: 'finished', state };
-      await tx.query(
-        `INSERT INTO dictum.queue_control (item_id, cancel_requested_at) VALUES ($1, $2)
-         ON CONFLICT (item_id) DO UPDATE SET cancel_requested_at = COALESCE(dictum.queue_control.cancel_requested_at, EXCLUDED.cancel_requested_at)`,
-        [id, now],
-      );
-      await tx.notify(QUEUE_CANCEL_CHANNEL, String(id));
-      return { outcome: 'requested' };
-    });
+    return this.#db.tx((tx) => cancelItem(tx, id, this.#clock.now(), (kind) => this.#kinds.get(kind)?.onCancel));
   }
 
   async #cancelRequested(q: Queryable, id: number): Promise<boolean> {
@@ -423,49 +403,6 @@ export class JobQueue {
       .catch((e) => {
         if (!(e instanceof LeaseLostError)) throw e;
       });
-  }
-
-  /**
-   * Progress of a running item. On PostgreSQL it is written at once on a connection of its own (at
-   * most four times a second); embedded PGlite has one connection, held by the item's transaction,
-   * so there the last value is written with the item's completion.
-   */
-  #progressReporter(item: QueueItem): { report(fraction: number): void; flush(tx: Queryable): Promise<void> } {
-    let latest: number | null = null;
-    let writtenAt = 0;
-    let timer: NodeJS.Timeout | null = null;
-    // One write at a time, in order: a late write never overtakes a newer value.
-    let writing: Promise<unknown> = Promise.resolve();
-    const write = (q: Queryable, fraction: number) =>
-      q.query(
-        `INSERT INTO dictum.queue_control (item_id, progress, progress_at) VALUES ($1, $2, $3)
-         ON CONFLICT (item_id) DO UPDATE SET progress = EXCLUDED.progress, progress_at = EXCLUDED.progress_at`,
-        [item.id, fraction, this.#clock.now()],
-      );
-    const writeLatest = () => {
-      timer = null;
-      writtenAt = Date.now();
-      const value = latest!;
-      writing = writing.then(() => write(this.#db, value)).catch((e) => this.#log.debug({ err: e, item: item.id }, 'progress not written'));
-    };
-    return {
-      report: (fraction) => {
-        if (!Number.isFinite(fraction)) return;
-        latest = Math.min(1, Math.max(0, fraction));
-        if (this.#db.kind !== 'pg' || timer) return;
-        const wait = writtenAt + 250 - Date.now();
-        if (wait <= 0) writeLatest();
-        // The last value of a burst is written when the quarter second is over.
-        else (timer = setTimeout(writeLatest, wait)).unref();
-      },
-      flush: async (tx) => {
-        if (timer) clearTimeout(timer);
-        timer = null;
-        // A write still on its way must not land after this one.
-        await writing;
-        if (latest !== null) await write(tx, latest);
-      },
-    };
   }
 
   async #fence(tx: Queryable, item: QueueItem): Promise<void> {
