@@ -8,5 +8,5 @@ import { STATEMENT_BALANCE, statementBeforeNew, statementLineBeforeSave } from '
 /** Bank statements: the rules of their headers and lines, and the document type. */
 export function registerBankStatement(events: ModelEvents): void {
   registerBalanceDocument(events, STATEMENT_BALANCE, { headerBeforeNew: statementBeforeNew, lineBeforeSave: statementLineBeforeSave }, bankStatementDocument);
-  registerDocumentPrinter('c_bankstatement', (q, _auth, table, id, type) => printBalanceDocument(q, table, id, type));
+  registerDocumentPrinter('c_bankstatement', printBalanceDocument);
 }

@@ -8,5 +8,5 @@ import { CASH_BALANCE, cashBeforeNew, cashLineBeforeSave } from './cash-rules.js
 /** Cash journals: the rules of their headers and lines, and the document type. */
 export function registerCash(events: ModelEvents): void {
   registerBalanceDocument(events, CASH_BALANCE, { headerBeforeNew: cashBeforeNew, lineBeforeSave: cashLineBeforeSave }, cashDocument);
-  registerDocumentPrinter('c_cash', (q, _auth, table, id, type) => printBalanceDocument(q, table, id, type));
+  registerDocumentPrinter('c_cash', printBalanceDocument);
 }

@@ -8,6 +8,7 @@ import { ACCT, bankCalls, setTodaysControl } from './bank-helpers.js';
 import { Receiver } from '../webhooks/receiver.js';
 import { sleep } from '../../helpers/wait.js';
 import { insertRow } from '../../../src/auth/util.js';
+import { pdfText } from '../../helpers/files.js';
 
 /** C_BankStatement's AD_Table_ID. */
 const STATEMENT_TABLE = 392;
@@ -82,6 +83,11 @@ describe('bank statements (CMB)', () => {
     assert.equal(pdf.isError, false, JSON.stringify(pdf));
     assert.equal(pdf.summary, `Bank Statement ${done.DocumentNo}`);
     assert.equal(Buffer.from(pdf.reportFile, 'base64').subarray(0, 4).toString(), '%PDF');
+    // The seller's letterhead, the status by name and the balances at the currency's precision.
+    const printed = (await pdfText(Buffer.from(pdf.reportFile, 'base64'))).join('\n');
+    assert.match(printed, /GardenWorld/);
+    assert.match(printed, /Status +Completed/);
+    assert.match(printed, /Ending Balance +[\d,]+\.\d\d USD/);
     const html = await ok('POST', '/api/v1/processes/rpt-c_bankstatement', { 'model-name': 'c_bankstatement', 'record-id': s.id, 'report-type': 'HTML' });
     const text = Buffer.from(html.exportFile, 'base64').toString();
     assert.match(text, new RegExp(`<td>${paid.DocumentNo}</td>`));
