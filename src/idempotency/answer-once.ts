@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db, Tx } from '../db/types.js';
-import { claimKey, keepAnswer, type Claim } from './kept-answers.js';
+import { claimAnswered, findClaim, type Claim } from './kept-answers.js';
 import { keyedRequests, settle } from './idempotent-retries.js';
 
 /** What a route answers: status, body (sent as JSON) and headers of its own. */
@@ -21,10 +21,12 @@ class KeyTaken extends Error {
 
 /**
  * Runs a route's work in one transaction and sends its answer. With an Idempotency-Key, the key
- * is claimed first in the same transaction (a concurrent retry waits on it until this one ends,
- * then finds the answer) and the answer's bytes are kept before the commit: the write and its
- * kept answer commit together or not at all, so a retry can never run the work twice. A refusal
- * rolls everything back, answer included: its retry runs again.
+ * is taken and the answer's bytes kept by one statement at the end of the same transaction: the
+ * write and its kept answer commit together or not at all. A second run of the key (a retry, or
+ * the same request at the same time) does its work, finds the key taken and rolls its work back,
+ * then answers with the first run's answer (waiting for the first to commit when both run at
+ * once); so the work is never done twice, at the cost of a retry's work being done and undone.
+ * A refusal rolls everything back, answer included: its retry runs again.
  */
 export async function answerOnce(db: Db, req: FastifyRequest, reply: FastifyReply, work: (tx: Tx) => Promise<RouteAnswer>): Promise<FastifyReply> {
   const keyed = keyedRequests.get(req);
@@ -35,16 +37,19 @@ export async function answerOnce(db: Db, req: FastifyRequest, reply: FastifyRepl
   }
   try {
     const kept = await db.tx(async (tx) => {
-      const claim = await claimKey(tx, keyed.scope, keyed.hash);
-      if (claim.kind !== 'claimed') throw new KeyTaken(claim);
       const r = await work(tx);
       const answer = { status: r.status, headers: { 'content-type': JSON_TYPE, ...r.headers }, body: Buffer.from(JSON.stringify(r.body)) };
-      await keepAnswer(tx, keyed.scope, answer);
+      const claim = await claimAnswered(tx, keyed.scope, keyed.hash, answer);
+      if (claim.kind !== 'claimed') throw new KeyTaken(claim);
       return answer;
     });
     return reply.code(kept.status).headers(kept.headers).send(kept.body);
   } catch (e) {
     if (e instanceof KeyTaken) return settle(reply, keyed.scope, e.claim);
+    // The work may have failed because a run of the same key did it first (the same unique value,
+    // say): then that run's answer is this request's answer.
+    const first = await findClaim(db, keyed.scope, keyed.hash).catch(() => null);
+    if (first && first.kind !== 'running') return settle(reply, keyed.scope, first);
     throw e;
   }
 }

@@ -44,24 +44,50 @@ const CLAIM = `INSERT INTO ${TABLE} AS r (ad_user_id, ad_client_id, idempotency_
         expires_at = EXCLUDED.expires_at, created = now()
     WHERE r.expires_at < now() OR (r.status IS NULL AND r.lease_until < now() AND r.request_hash = EXCLUDED.request_hash)
   RETURNING 1 AS claimed`;
+// The same, with the answer at once: a request whose work ran in this transaction keeps its answer as it takes the key.
+const CLAIM_ANSWERED = `INSERT INTO ${TABLE} AS r (ad_user_id, ad_client_id, idempotency_key, method, path, request_hash, lease_until, expires_at, status, headers, body)
+  VALUES ($1, $2, $3, $4, $5, $6, now(), now() + ${KEPT_HOURS} * interval '1 hour', $7, $8, $9)
+  ON CONFLICT (ad_user_id, ad_client_id, idempotency_key, method, path) DO UPDATE
+    SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body,
+        lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at, created = now()
+    WHERE r.expires_at < now() OR (r.status IS NULL AND r.lease_until < now() AND r.request_hash = EXCLUDED.request_hash)
+  RETURNING 1 AS claimed`;
 const FIND = `SELECT request_hash, status, headers, body FROM ${TABLE} WHERE ${KEY}`;
+
+/** What became of the request that holds the key, if one does. */
+export async function findClaim(q: Queryable, scope: KeyScope, requestHash: string): Promise<Exclude<Claim, { kind: 'claimed' }> | null> {
+  const { rows } = await q.query<{ request_hash: string; status: number | null; headers: Record<string, string> | string | null; body: unknown }>(FIND, keyValues(scope), {
+    name: 'idempotency_find',
+  });
+  const row = rows[0];
+  if (!row) return null;
+  if (row.request_hash !== requestHash) return { kind: 'other-request' };
+  if (row.status === null) return { kind: 'running' };
+  const headers = typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : (row.headers ?? {});
+  return { kind: 'answered', answer: { status: Number(row.status), headers, body: toBuffer(row.body) ?? Buffer.alloc(0) } };
+}
 
 /** Takes the key for this request, or tells what became of the request that took it first. */
 export async function claimKey(q: Queryable, scope: KeyScope, requestHash: string): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const taken = await q.query(CLAIM, [...keyValues(scope), requestHash], { name: 'idempotency_claim' });
     if (taken.rows.length) return { kind: 'claimed' };
-    const { rows } = await q.query<{ request_hash: string; status: number | null; headers: Record<string, string> | string | null; body: unknown }>(FIND, keyValues(scope), {
-      name: 'idempotency_find',
-    });
-    const row = rows[0];
-    if (!row) continue; // released between the two statements: claim again
-    if (row.request_hash !== requestHash) return { kind: 'other-request' };
-    if (row.status === null) return { kind: 'running' };
-    const headers = typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : (row.headers ?? {});
-    return { kind: 'answered', answer: { status: Number(row.status), headers, body: toBuffer(row.body) ?? Buffer.alloc(0) } };
+    const found = await findClaim(q, scope, requestHash);
+    if (found) return found;
+    // released between the two statements: claim again
   }
   return { kind: 'running' };
+}
+
+/**
+ * Takes the key and keeps the answer in one statement, at the end of the work's transaction; when
+ * another request holds the key, tells what became of it (the caller then rolls its work back).
+ * A concurrent run of the same key waits here on the first one's row until that one commits.
+ */
+export async function claimAnswered(q: Queryable, scope: KeyScope, requestHash: string, answer: KeptAnswer): Promise<Claim> {
+  const taken = await q.query(CLAIM_ANSWERED, [...keyValues(scope), requestHash, answer.status, JSON.stringify(answer.headers), answer.body], { name: 'idempotency_claim_answered' });
+  if (taken.rows.length) return { kind: 'claimed' };
+  return (await findClaim(q, scope, requestHash)) ?? { kind: 'running' };
 }
 
 /** Keeps the answer of a claimed key. */

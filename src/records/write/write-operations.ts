@@ -4,10 +4,9 @@ import type { Services } from '../../services.js';
 import { tableFromPath } from '../http/table-from-path.js';
 import type { JsonObject } from '../serialize.js';
 import { deleteRecord, insertRecord, loadForWrite, updateRecord, type Row } from './persist.js';
-import { keyCondition } from '../read/reader.js';
 import { assertWritableRow, isOwnPasswordChange } from '../../access/access.js';
 import { parseBody } from './body.js';
-import { assertIfMatch, rowVersion } from '../versions/row-version.js';
+import { assertIfMatch } from '../versions/row-version.js';
 import { renderWriteResults } from './render-result.js';
 import { createWriteContext, type WriteContext } from './write-context.js';
 import { docActionOfBody } from '../../documents/engine/doc-status.js';
@@ -46,8 +45,10 @@ export async function updateOperation(s: Services, auth: AuthContext, tx: Tx, ta
   const existing = ifMatch === undefined ? undefined : await lockedAtVersion(wc, table, id, ifMatch, { body });
   const result = await updateRecord(wc, table, id, body, existing);
   await wc.deferred.flush();
-  const out: OperationResult = { status: 200, body: await withDocAction(wc, table, result, body) };
-  if (ifMatch !== undefined) out.version = await rowVersion(tx, table, (sql, alias) => keyCondition(table, id, alias, sql));
+  // The version after the write comes with the record's read for the answer: no statement of its own.
+  const versions = ifMatch === undefined ? undefined : new Map<string, string | null>();
+  const out: OperationResult = { status: 200, body: await withDocAction(wc, table, result, body, false, versions) };
+  if (versions) out.version = versionOfResult(table, result, versions);
   return out;
 }
 
@@ -59,6 +60,12 @@ export async function deleteOperation(s: Services, auth: AuthContext, tx: Tx, ta
   await deleteRecord(wc, table, id, existing);
   await wc.deferred.flush();
   return { status: 200, body: { msg: 'Deleted' } };
+}
+
+/** The version of the written record among those its answer's read gave. */
+function versionOfResult(table: Table, result: WriteResult, versions: Map<string, string | null>): string | null {
+  const key = table.keyColumn ?? table.uuColumn;
+  return key ? (versions.get(String(result.row[key.dbName])) ?? null) : null;
 }
 
 /**
@@ -81,7 +88,7 @@ async function lockedAtVersion(wc: WriteContext, table: Table, id: string, ifMat
  * renders the record as it is afterwards, with "doc-processmsg" when an action ran. On tables
  * that are not documents the member is ignored, as the original ignores it.
  */
-async function withDocAction(wc: WriteContext, table: Table, result: WriteResult, body: unknown, created = false): Promise<JsonObject> {
+async function withDocAction(wc: WriteContext, table: Table, result: WriteResult, body: unknown, created = false, versions?: Map<string, string | null>): Promise<JsonObject> {
   const action = docActionOfBody(body);
   let message: string | undefined;
   if (action !== undefined && isDocumentTable(table) && table.keyColumn) {
@@ -89,7 +96,7 @@ async function withDocAction(wc: WriteContext, table: Table, result: WriteResult
     await wc.deferred.flush();
     message = done.message;
   }
-  const [record] = await renderWriteResults({ dict: wc.dict, auth: wc.auth, q: wc.tx }, [result], false);
+  const [record] = await renderWriteResults({ dict: wc.dict, auth: wc.auth, q: wc.tx }, [result], false, versions);
   if (message !== undefined) record!['doc-processmsg'] = message;
   return record!;
 }
