@@ -53,6 +53,59 @@ function literal(text: string, col: Column, textKey: boolean): unknown {
   return unquoted;
 }
 
+/** A default's alternatives, parsed once per default text. */
+const ALTERNATIVES = new Map<string, readonly string[]>();
+
+function alternativesOf(text: string): readonly string[] {
+  let alts = ALTERNATIVES.get(text);
+  if (!alts) {
+    alts = text.startsWith('@SQL=') ? [text] : text.split(';').map((t) => t.trim()).filter(Boolean);
+    ALTERNATIVES.set(text, alts);
+  }
+  return alts;
+}
+
+/** The value of one alternative that needs no query. */
+function alternativeValue(alt: string, col: Column, row: Row, parent: Row | null, auth: AuthContext, textKey: boolean): unknown {
+  if (/^sysdate$/i.test(alt)) return col.kind === 'date' ? todayText() : nowText();
+  if (/^@#?\w+@$/.test(alt)) {
+    const value = variable(alt.slice(1, -1), row, parent, auth);
+    if (value !== null && (col.kind === 'date' || col.kind === 'datetime') && typeof value === 'string' && value.length === 10) return `${value} 00:00:00`;
+    return value;
+  }
+  return literal(alt, col, textKey);
+}
+
+const given = (value: unknown): boolean => value !== null && value !== undefined && value !== '';
+
+/** A default's value in the column's type. */
+function typed(value: unknown, col: Column, textKey: boolean): unknown {
+  if (textKey) return String(value);
+  if (col.kind === 'integer' || col.kind === 'foreign-key' || col.kind === 'record-id') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : null;
+  }
+  return value;
+}
+
+/** What defaultWithoutQuery answers when the default must run a query (evaluateDefault then). */
+export const NEEDS_QUERY: unique symbol = Symbol('the default needs a query');
+
+/**
+ * A column's default when no query is needed to know it (most are literals, variables or
+ * SYSDATE): new records of many lines evaluate it per line and column, so it stays synchronous.
+ */
+export function defaultWithoutQuery(col: Column, row: Row, parent: Row | null, auth: AuthContext, textKey = false): unknown {
+  const text = col.defaultValue?.trim();
+  if (!text) return null;
+  for (const alt of alternativesOf(text)) {
+    if (alt.startsWith('@SQL=')) return NEEDS_QUERY;
+    const value = alternativeValue(alt, col, row, parent, auth, textKey);
+    if (given(value)) return typed(value, col, textKey);
+  }
+  return null;
+}
+
 /**
  * Evaluates a column's dictionary default for a new record: alternatives separated by ';'
  * are tried in order until one gives a value. Forms: @SQL=<query> (run with @variables@ as
@@ -61,9 +114,8 @@ function literal(text: string, col: Column, textKey: boolean): unknown {
 export async function evaluateDefault(q: Queryable, col: Column, row: Row, parent: Row | null, auth: AuthContext, textKey = false): Promise<unknown> {
   const text = col.defaultValue?.trim();
   if (!text) return null;
-  const alternatives = text.startsWith('@SQL=') ? [text] : text.split(';').map((t) => t.trim()).filter(Boolean);
-  for (const alt of alternatives) {
-    let value: unknown = null;
+  for (const alt of alternativesOf(text)) {
+    let value: unknown;
     if (alt.startsWith('@SQL=')) {
       const params: unknown[] = [];
       const sql = alt.slice(5).replace(/@(#?\w+)@/g, (_m, name: string) => {
@@ -72,23 +124,9 @@ export async function evaluateDefault(q: Queryable, col: Column, row: Row, paren
       });
       const { rows } = await q.query<Record<string, unknown>>(sql, params);
       const first = rows[0];
-      value = first ? Object.values(first)[0] ?? null : null;
-    } else if (/^sysdate$/i.test(alt)) {
-      value = col.kind === 'date' ? todayText() : nowText();
-    } else if (/^@#?\w+@$/.test(alt)) {
-      value = variable(alt.slice(1, -1), row, parent, auth);
-      if (value !== null && (col.kind === 'date' || col.kind === 'datetime') && typeof value === 'string' && value.length === 10) value = `${value} 00:00:00`;
-    } else {
-      value = literal(alt, col, textKey);
-    }
-    if (value !== null && value !== undefined && value !== '') {
-      if (textKey) return String(value);
-      if (col.kind === 'integer' || col.kind === 'foreign-key' || col.kind === 'record-id') {
-        const n = Number(value);
-        return Number.isFinite(n) ? n : null;
-      }
-      return value;
-    }
+      value = first ? (Object.values(first)[0] ?? null) : null;
+    } else value = alternativeValue(alt, col, row, parent, auth, textKey);
+    if (given(value)) return typed(value, col, textKey);
   }
   return null;
 }

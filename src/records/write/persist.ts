@@ -12,7 +12,7 @@ import { VERSION, versionExpr } from '../versions/row-version.js';
 import { readPredicate } from '../../access/access.js';
 import { parseBody, type ParsedBody } from './body.js';
 import { convertInput } from './convert-input.js';
-import { evaluateDefault, sessionValue } from './defaults.js';
+import { defaultWithoutQuery, evaluateDefault, NEEDS_QUERY, sessionValue } from './defaults.js';
 import { assignDocumentNumbers } from './document-number.js';
 import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
 import { emitModelEvent as emit, type WriteContext } from './write-context.js';
@@ -101,7 +101,9 @@ async function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: R
   for (let pass = 0; pass < 4 && pending.length; pass++) {
     const still: Column[] = [];
     for (const col of pending) {
-      const v = await evaluateDefault(wc.tx, col, row, parent, wc.auth, hasTextKey(wc.dict, col));
+      const textKey = hasTextKey(wc.dict, col);
+      const known = defaultWithoutQuery(col, row, parent, wc.auth, textKey);
+      const v = known === NEEDS_QUERY ? await evaluateDefault(wc.tx, col, row, parent, wc.auth, textKey) : known;
       if (v !== null && v !== undefined) row[col.dbName] = v;
       else still.push(col);
     }
