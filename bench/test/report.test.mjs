@@ -5,6 +5,7 @@ import { parseOptions } from '../lib/options.mjs';
 import { handwrittenScenarios, prefixUpperBound, listPath, listRange, orderBody } from '../lib/scenarios.mjs';
 import { partnerRecord, PARTNER_COLUMNS } from '../lib/handwritten-partner.mjs';
 import { listStatements } from '../lib/handwritten-sql.mjs';
+import { pgbenchScript } from '../lib/pgbench.mjs';
 import { pickStatements, topLevelIndex } from '../lib/capture.mjs';
 
 const sample = () => ({
@@ -137,6 +138,8 @@ test('the list filter is a name range', () => {
   const hw = new URL(`http://x${handwrittenScenarios({ rows: 10, range: { lo: 'Ma', hi: 'Moore & Brothers' } }).list.path}`).searchParams;
   assert.deepEqual([hw.get('lo'), hw.get('hi'), hw.get('top')], ['Ma', 'Moore & Brothers', '50']);
   assert.deepEqual(listStatements({ lo: 'Ma', hi: 'Mc' }).map((s) => s.params), [['Ma', 'Mc', 50, 0], ['Ma', 'Mc']]);
+  // pgbench replays them: no :name in their text (the timestamps' format quotes its colons).
+  assert.match(pgbenchScript(listStatements({ lo: 'Ma', hi: 'Mc' })), /to_char\(p\.created, 'YYYY-MM-DD"T"HH24":"MI":"SS"Z"'\)/);
   const order = orderBody(undefined, '2026-01-02');
   assert.equal(order.C_OrderLine.length, 10);
   assert.equal(order.DateOrdered, '2026-01-02');
