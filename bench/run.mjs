@@ -462,7 +462,7 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     // The documents the books scenarios settle against, made through the service.
     const books = wanted('createCompleteAllocation') || wanted('createCompleteMatchedInvoice') ? await booksFixtures((p, body) => postJson(server.baseUrl, p, token, body)) : null;
     const discounted = wanted('createCompleteOrderBreaks') ? await discountOrder((method, p, body) => sendJson(server.baseUrl, token, method, p, body), lookups.order) : null;
-    const all = scenarioList({ rows: opts.rows, range: ctx.range, uuidFile, order: lookups.order, books, discounted }).filter((s) => wanted(s.key));
+    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, range: ctx.range, uuidFile, order: lookups.order, books, discounted }).filter((s) => wanted(s.key));
     const orderDesc = all.find((s) => s.key === 'createOrder');
     if (orderDesc) {
       memory.phase('orders in use');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { errorLines, evaluateTargets, formatTable, layout, readsPeak, statementCostRatios, warmupPhase } from '../lib/report.mjs';
 import { parseOptions } from '../lib/options.mjs';
-import { handwrittenScenarios, prefixUpperBound, listPath, listRange, orderBody } from '../lib/scenarios.mjs';
+import { handwrittenScenarios, prefixUpperBound, listPath, listRange, orderBody, scenarioList } from '../lib/scenarios.mjs';
 import { partnerRecord, PARTNER_COLUMNS } from '../lib/handwritten-partner.mjs';
 import { listStatements } from '../lib/handwritten-sql.mjs';
 import { pgbenchScript } from '../lib/pgbench.mjs';
@@ -135,6 +135,13 @@ test('the list filter is a name range', () => {
   const wide = new URL(`http://x${listPath({ lo: 'Ma', hi: "O'Brien & Sons" })}`).searchParams;
   assert.equal(wide.get('$filter'), "Name ge 'Ma' and Name lt 'O''Brien & Sons' and IsCustomer eq true");
   assert.deepEqual(listRange('Ma'), { lo: 'Ma', hi: 'Mb' });
+  const filters = Object.fromEntries(scenarioList({ rows: 10, prefix: 'Ma', range: { lo: 'Ma', hi: 'Mo' }, uuidFile: '' }).filter((d) => d.key.startsWith('list')).map((d) => [d.key, new URL(`http://x${d.path}`).searchParams.get('$filter')]));
+  assert.deepEqual(filters, {
+    list: "Name ge 'Ma' and Name lt 'Mo' and IsCustomer eq true",
+    listEstimated: "Name ge 'Ma' and Name lt 'Mo' and IsCustomer eq true",
+    listStartswith: "startswith(Name,'Ma') and IsCustomer eq true",
+    listExpand: "Name ge 'Ma' and Name lt 'Mo' and IsCustomer eq true",
+  });
   const hw = new URL(`http://x${handwrittenScenarios({ rows: 10, range: { lo: 'Ma', hi: 'Moore & Brothers' } }).list.path}`).searchParams;
   assert.deepEqual([hw.get('lo'), hw.get('hi'), hw.get('top')], ['Ma', 'Moore & Brothers', '50']);
   assert.deepEqual(listStatements({ lo: 'Ma', hi: 'Mc' }).map((s) => s.params), [['Ma', 'Mc', 50, 0], ['Ma', 'Mc']]);
