@@ -539,6 +539,8 @@ async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted, ca
       const d = all.find((x) => x.key === key);
       if (!d || !wanted(key)) continue;
       const h = descs[key];
+      const same = await sameAnswers(dictum.baseUrl, d.path, token, hw.baseUrl, h.path);
+      if (!same.equal) log(`  !! ${key}: the hand-written server's answer differs from Dictum's (${same.detail}): the comparison is not like for like`);
       const seconds = Math.max(1, Math.round(opts.duration / 2));
       const runs = { dictum: [], handwritten: [] };
       const ticks = { dictum: 0, handwritten: 0 };
@@ -563,7 +565,7 @@ async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted, ca
         const cpuMs = Number.isFinite(ticks[side]) && requests ? round((ticks[side] * 10) / requests, 3) : null;
         return { requests, rps: round(requests / secs, 1), p50Ms: round(rs.reduce((n, r) => n + r.p50, 0) / rs.length, 3), p99Ms: round(Math.max(...rs.map((r) => r.p99)), 3), errors: rs.reduce((n, r) => n + r.errors, 0), cpuMsPerRequest: cpuMs };
       };
-      const entry = { title: d.title, connections: opts.connections, dictum: sum(runs.dictum, 'dictum'), handwritten: sum(runs.handwritten, 'handwritten') };
+      const entry = { title: d.title, connections: opts.connections, sameAnswer: same.equal, dictum: sum(runs.dictum, 'dictum'), handwritten: sum(runs.handwritten, 'handwritten') };
       entry.ratio = round(entry.dictum.rps / entry.handwritten.rps);
       out[key] = entry;
       const cpu = entry.dictum.cpuMsPerRequest !== null && entry.handwritten.cpuMsPerRequest !== null ? `; server CPU per request ${entry.dictum.cpuMsPerRequest.toFixed(2)} ms against ${entry.handwritten.cpuMsPerRequest.toFixed(2)} ms` : '';
@@ -577,6 +579,19 @@ async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted, ca
     running.delete(hw);
   }
   return out;
+}
+
+/**
+ * Whether Dictum and the hand-written server answer one request of a read with the same body,
+ * byte for byte: {equal, detail} (detail: the sizes and the first differing offset).
+ */
+async function sameAnswers(dictumUrl, dictumPath, token, hwUrl, hwPath) {
+  const body = async (url, headers) => (await fetch(url, { headers, signal: AbortSignal.timeout(60_000) })).text();
+  const [a, b] = await Promise.all([body(dictumUrl + dictumPath, { authorization: `Bearer ${token}`, accept: 'application/json' }), body(hwUrl + hwPath, { accept: 'application/json' })]);
+  if (a === b) return { equal: true, detail: `${a.length} characters` };
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  return { equal: false, detail: `${a.length} against ${b.length} characters, first difference at ${at}` };
 }
 
 /**
