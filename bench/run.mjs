@@ -14,7 +14,7 @@ import { loadAutocannon, runAutocannon } from './lib/autocannon.mjs';
 import { captureCeilingSql, captureWriteSql } from './lib/capture.mjs';
 import { killChildren } from './lib/children.mjs';
 import { assertBenchDatabase, connect, databaseName, defaultDatabaseUrl, ensureDatabase, serverVersion, socketDir, withDatabase, writeUuidSample } from './lib/database.mjs';
-import { clearEarlierWrites, datasetCounts, FIRST_ID, loadDataset } from './lib/dataset.mjs';
+import { clearEarlierWrites, datasetCounts, FIRST_ID, loadDataset, matchesRange } from './lib/dataset.mjs';
 import { parseOptions, USAGE } from './lib/options.mjs';
 import { ensureOrdersInUse } from './lib/orders-in-use.mjs';
 import { pgbenchScript, runPgbench, statementLabels } from './lib/pgbench.mjs';
@@ -22,8 +22,8 @@ import { listStatements as handwrittenListStatements } from './lib/handwritten-s
 import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { errorLines, evaluateTargets, formatTable, readsPeak, round, statementCostRatios, warmupPhase } from './lib/report.mjs';
 import { sendOne } from './lib/requests.mjs';
-import { booksFixtures, ceilingRequests, discountOrder, handwrittenScenarios, listQuery, orderLookups, scenarioList } from './lib/scenarios.mjs';
-import { freePort, getJson, login, loginSession, postJson, sendJson, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
+import { booksFixtures, ceilingRequests, discountOrder, handwrittenScenarios, listQuery, listRange, orderLookups, scenarioList } from './lib/scenarios.mjs';
+import { freePort, getJson, login, loginSession, postJson, readCpuTicks, sendJson, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
 import { ensureWrk, findOnPath, runWrk } from './lib/wrk.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,12 +71,13 @@ async function main() {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bench-'));
   workDirs.add(workDir);
   const tag = Date.now().toString(36);
-  const ctx = { opts, driver, pgbench, workDir, tag };
+  // The list read's name range; --list-matches sets it once the main database is loaded.
+  const ctx = { opts, driver, pgbench, workDir, tag, range: listRange(opts.prefix) };
   const started = new Date();
   const results = {
     generatedAt: started.toISOString(),
-    options: { rows: opts.rows, smallRows: opts.skipScaling ? null : opts.smallRows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, threads: opts.threads, prefix: opts.prefix, seed: opts.seed, only: opts.only },
-    listQuery: listQuery(opts.prefix),
+    options: { rows: opts.rows, smallRows: opts.skipScaling ? null : opts.smallRows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, threads: opts.threads, prefix: opts.prefix, listMatches: opts.listMatches, seed: opts.seed, only: opts.only },
+    listQuery: null,
     environment: { ...environment(driver, pgbench), databaseTransport: socketDir(databaseUrl) ? `Unix socket ${socketDir(databaseUrl)}` : 'TCP' },
     database: databaseName(databaseUrl),
     dataset: null,
@@ -89,6 +90,7 @@ async function main() {
     const wanted = (key) => !opts.only || opts.only.includes(key);
     if (!opts.skipScaling && wanted('list')) results.scaling = await scalingPhase(ctx, smallUrl);
     await mainPhase(ctx, databaseUrl, results, wanted);
+    results.listQuery = listQuery(ctx.range);
     if (results.scaling?.small && results.scenarios.list && !results.scenarios.list.skipped) {
       const s = results.scaling;
       s.fullRows = opts.rows;
@@ -446,6 +448,11 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
   try {
     results.environment.postgres = pg;
     results.dataset = { rows: opts.rows, seed: opts.seed, firstId: FIRST_ID, loadedNow: load.loaded, loadSeconds: round(load.ms / 1000, 1), counts: await datasetCounts(client, opts.rows) };
+    if (opts.listMatches) {
+      const r = await matchesRange(client, opts.prefix, opts.listMatches);
+      ctx.range = { lo: r.lo, hi: r.hi };
+      log(`  list read over names from '${r.lo}' to before '${r.hi}': ${r.matches.toLocaleString('en-US')} matches (--list-matches ${opts.listMatches})`);
+    }
     const uuidFile = path.join(workDir, 'uuids.txt');
     await writeUuidSample(client, opts.rows, 20_000, uuidFile);
     const session = await loginSession(server.baseUrl);
@@ -455,7 +462,7 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     // The documents the books scenarios settle against, made through the service.
     const books = wanted('createCompleteAllocation') || wanted('createCompleteMatchedInvoice') ? await booksFixtures((p, body) => postJson(server.baseUrl, p, token, body)) : null;
     const discounted = wanted('createCompleteOrderBreaks') ? await discountOrder((method, p, body) => sendJson(server.baseUrl, token, method, p, body), lookups.order) : null;
-    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, uuidFile, order: lookups.order, books, discounted }).filter((s) => wanted(s.key));
+    const all = scenarioList({ rows: opts.rows, prefix: opts.prefix, range: ctx.range, uuidFile, order: lookups.order, books, discounted }).filter((s) => wanted(s.key));
     const orderDesc = all.find((s) => s.key === 'createOrder');
     if (orderDesc) {
       memory.phase('orders in use');
@@ -468,7 +475,7 @@ async function mainPhase(ctx, databaseUrl, results, wanted) {
     readKeys.push(...reads.map((s) => s.key));
     const rest = all.filter((s) => s.method !== 'GET');
     const wantedCeilings = new Set(reads.map((s) => s.ceiling).filter(Boolean));
-    const captured = await captureCeilings(ctx, databaseUrl, ceilingRequests({ rows: opts.rows, prefix: opts.prefix }).filter((r) => wantedCeilings.has(r.key)));
+    const captured = await captureCeilings(ctx, databaseUrl, ceilingRequests({ rows: opts.rows, range: ctx.range }).filter((r) => wantedCeilings.has(r.key)));
     // Each ceiling runs right after its read, so that a ratio compares two adjacent measurements
     // of a shared machine whose speed drifts over minutes.
     for (const desc of reads) {
@@ -527,30 +534,42 @@ async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted, ca
   const hwMemory = watchMemory(hw.pid, 100);
   const out = {};
   try {
-    const descs = handwrittenScenarios({ rows: opts.rows, prefix: opts.prefix });
+    const descs = handwrittenScenarios({ rows: opts.rows, range: ctx.range });
     for (const key of ['list', 'byId']) {
       const d = all.find((x) => x.key === key);
       if (!d || !wanted(key)) continue;
       const h = descs[key];
+      const same = await sameAnswers(dictum.baseUrl, d.path, token, hw.baseUrl, h.path);
+      if (!same.equal) log(`  !! ${key}: the hand-written server's answer differs from Dictum's (${same.detail}): the comparison is not like for like`);
       const seconds = Math.max(1, Math.round(opts.duration / 2));
       const runs = { dictum: [], handwritten: [] };
+      const ticks = { dictum: 0, handwritten: 0 };
       const args = { token, connections: opts.connections, threads: opts.threads, workDir, seed: opts.seed };
+      // The server's own CPU time over a run, requests in flight at its end included.
+      const counted = async (side, pid, run) => {
+        await waitIdle(pid);
+        const before = readCpuTicks(pid);
+        runs[side].push(await run());
+        await waitIdle(pid);
+        ticks[side] += (readCpuTicks(pid) ?? NaN) - (before ?? NaN);
+      };
       if (opts.warmup > 0) await driver.run({ ...args, baseUrl: hw.baseUrl, desc: h, tag: `${ctx.tag}hw`, seconds: opts.warmup });
       for (let round = 0; round < 2; round++) {
-        await waitIdle(dictum.pid);
-        runs.dictum.push(await driver.run({ ...args, baseUrl: dictum.baseUrl, desc: d, tag: `${ctx.tag}${key}a${round}`, seconds }));
-        await waitIdle(hw.pid);
-        runs.handwritten.push(await driver.run({ ...args, baseUrl: hw.baseUrl, desc: h, tag: `${ctx.tag}hw${round}`, seconds }));
+        await counted('dictum', dictum.pid, () => driver.run({ ...args, baseUrl: dictum.baseUrl, desc: d, tag: `${ctx.tag}${key}a${round}`, seconds }));
+        await counted('handwritten', hw.pid, () => driver.run({ ...args, baseUrl: hw.baseUrl, desc: h, tag: `${ctx.tag}hw${round}`, seconds }));
       }
-      const sum = (rs) => {
+      const sum = (rs, side) => {
         const requests = rs.reduce((n, r) => n + r.requests, 0);
         const secs = rs.reduce((n, r) => n + r.seconds, 0);
-        return { requests, rps: round(requests / secs, 1), p50Ms: round(rs.reduce((n, r) => n + r.p50, 0) / rs.length, 3), p99Ms: round(Math.max(...rs.map((r) => r.p99)), 3), errors: rs.reduce((n, r) => n + r.errors, 0) };
+        // Clock ticks are 10 ms (USER_HZ 100, as waitIdle takes them).
+        const cpuMs = Number.isFinite(ticks[side]) && requests ? round((ticks[side] * 10) / requests, 3) : null;
+        return { requests, rps: round(requests / secs, 1), p50Ms: round(rs.reduce((n, r) => n + r.p50, 0) / rs.length, 3), p99Ms: round(Math.max(...rs.map((r) => r.p99)), 3), errors: rs.reduce((n, r) => n + r.errors, 0), cpuMsPerRequest: cpuMs };
       };
-      const entry = { title: d.title, connections: opts.connections, dictum: sum(runs.dictum), handwritten: sum(runs.handwritten) };
+      const entry = { title: d.title, connections: opts.connections, sameAnswer: same.equal, dictum: sum(runs.dictum, 'dictum'), handwritten: sum(runs.handwritten, 'handwritten') };
       entry.ratio = round(entry.dictum.rps / entry.handwritten.rps);
       out[key] = entry;
-      log(`  ${key.padEnd(6)} Dictum ${Math.round(entry.dictum.rps)} req/s, hand-written ${Math.round(entry.handwritten.rps)} req/s: ${entry.ratio.toFixed(2)}x`);
+      const cpu = entry.dictum.cpuMsPerRequest !== null && entry.handwritten.cpuMsPerRequest !== null ? `; server CPU per request ${entry.dictum.cpuMsPerRequest.toFixed(2)} ms against ${entry.handwritten.cpuMsPerRequest.toFixed(2)} ms` : '';
+      log(`  ${key.padEnd(6)} Dictum ${Math.round(entry.dictum.rps)} req/s, hand-written ${Math.round(entry.handwritten.rps)} req/s: ${entry.ratio.toFixed(2)}x${cpu}`);
       if (key === 'list') entry.statementMs = await listStatementCost(ctx, databaseUrl, captured?.list);
     }
   } finally {
@@ -563,6 +582,19 @@ async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted, ca
 }
 
 /**
+ * Whether Dictum and the hand-written server answer one request of a read with the same body,
+ * byte for byte: {equal, detail} (detail: the sizes and the first differing offset).
+ */
+async function sameAnswers(dictumUrl, dictumPath, token, hwUrl, hwPath) {
+  const body = async (url, headers) => (await fetch(url, { headers, signal: AbortSignal.timeout(60_000) })).text();
+  const [a, b] = await Promise.all([body(dictumUrl + dictumPath, { authorization: `Bearer ${token}`, accept: 'application/json' }), body(hwUrl + hwPath, { accept: 'application/json' })]);
+  if (a === b) return { equal: true, detail: `${a.length} characters` };
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  return { equal: false, detail: `${a.length} against ${b.length} characters, first difference at ${at}` };
+}
+
+/**
  * What PostgreSQL alone spends on one list read of each server: pgbench on one client runs
  * Dictum's captured statements (page and count) and the hand-written server's, alternated twice.
  * Returns {dictum, handwritten} in ms per read, or null without pgbench or captured statements.
@@ -570,7 +602,7 @@ async function handwrittenPhase(ctx, dictum, token, databaseUrl, all, wanted, ca
 async function listStatementCost(ctx, databaseUrl, dictumList) {
   const { opts, pgbench, workDir } = ctx;
   if (!pgbench || !dictumList?.script) return null;
-  const scripts = { dictum: dictumList.script, handwritten: pgbenchScript(handwrittenListStatements(opts.prefix)) };
+  const scripts = { dictum: dictumList.script, handwritten: pgbenchScript(handwrittenListStatements(ctx.range)) };
   const seconds = Math.max(2, Math.round(opts.duration / 3));
   const ms = { dictum: [], handwritten: [] };
   try {

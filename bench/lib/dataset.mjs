@@ -266,3 +266,20 @@ export async function datasetCounts(client, rows) {
   }
   return out;
 }
+
+/** The rows the list read counts: active customers of GardenWorld and System (as the demo administrator sees them). */
+const LISTED = `ad_client_id IN (0, ${CLIENT_ID}) AND isactive = 'Y' AND iscustomer = 'Y'`;
+
+/**
+ * The name range of the list read that matches about `matches` rows: from `prefix` up to (not
+ * including) the name of the next listed partner after that many, so that the data set itself
+ * need not change. Names repeat, so the count can fall a little short (all copies of the bound's
+ * name are left out); it is returned with the range. Fails when the data set lists fewer.
+ */
+export async function matchesRange(client, prefix, matches) {
+  const next = await client.query(`SELECT name FROM c_bpartner WHERE ${LISTED} AND name >= $1 ORDER BY name OFFSET $2 LIMIT 1`, [prefix, matches]);
+  if (!next.rows.length) throw new Error(`--list-matches ${matches}: the data set lists fewer partners from '${prefix}' on: lower it or raise --rows`);
+  const hi = next.rows[0].name;
+  const counted = await client.query(`SELECT count(*)::int AS n FROM c_bpartner WHERE ${LISTED} AND name >= $1 AND name < $2`, [prefix, hi]);
+  return { lo: prefix, hi, matches: counted.rows[0].n };
+}

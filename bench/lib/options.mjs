@@ -14,6 +14,8 @@ measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/res
   --connections N     concurrent connections (default 32)
   --threads N         wrk threads and pgbench jobs (default 2)
   --prefix TEXT       name prefix of the list read's filter (default Ma)
+  --list-matches N    widen or narrow the list read's name range (from --prefix on) to about N matching rows;
+                      the run then skips the scaling comparison (the range is found in the main database)
   --seed N            seed of the data set's names (default 42)
   --only a,b          run only these scenarios (webhooks: the fan-out): list, listStartswith, listExpand, byId, byUuid,
                       createPartner, createOrder, createCompleteOrder, createCompleteOrderBreaks, createCompleteAllocation,
@@ -26,7 +28,7 @@ measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/res
   --help              this text
 `;
 
-const NUMERIC = { rows: [1, 10_000_000], 'small-rows': [1, 1_000_000], duration: [1, 3600], warmup: [0, 600], connections: [1, 1000], threads: [1, 64], seed: [0, 2 ** 31 - 1] };
+const NUMERIC = { rows: [1, 10_000_000], 'small-rows': [1, 1_000_000], duration: [1, 3600], warmup: [0, 600], connections: [1, 1000], threads: [1, 64], seed: [0, 2 ** 31 - 1], 'list-matches': [1, 10_000_000] };
 
 export function parseOptions(argv) {
   const o = {
@@ -38,6 +40,7 @@ export function parseOptions(argv) {
     threads: 2,
     prefix: 'Ma',
     seed: 42,
+    listMatches: null,
     only: null,
     skipScaling: false,
     skipCeiling: false,
@@ -73,6 +76,6 @@ export function parseOptions(argv) {
     } else if (flag === '--profile') o.profileDir = value();
     else throw new Error(`Unknown option ${arg} (see --help)`);
   }
-  if (o.smallRows >= o.rows) o.skipScaling = true;
+  if (o.smallRows >= o.rows || o.listMatches !== null) o.skipScaling = true;
   return o;
 }

@@ -82,14 +82,28 @@ const q = (params) =>
     .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
     .join('&');
 
-/** The list read: a name range (index-friendly) and a flag, ordered by name, first 50. */
-export function listQuery(prefix) {
-  const filter = `Name ge '${prefix}' and Name lt '${prefixUpperBound(prefix)}' and IsCustomer eq true`;
+/**
+ * The name range of the list read, {lo, hi} (lo <= Name < hi): by default the names that start
+ * with `prefix`; `hi` given (see matchesRange in dataset.mjs) widens or narrows it to a match count.
+ */
+export function listRange(prefix, hi = prefixUpperBound(prefix)) {
+  return { lo: prefix, hi };
+}
+
+/** A prefix or a range as a range. */
+const rangeOf = (r) => (typeof r === 'string' ? listRange(r) : r);
+/** A string as an OData literal. */
+const literal = (s) => `'${s.replace(/'/g, "''")}'`;
+
+/** The list read: a name range (index-friendly) and a flag, ordered by name, first 50. `range`: a prefix or {lo, hi}. */
+export function listQuery(range) {
+  const { lo, hi } = rangeOf(range);
+  const filter = `Name ge ${literal(lo)} and Name lt ${literal(hi)} and IsCustomer eq true`;
   return { $filter: filter, $orderby: 'Name', $top: '50' };
 }
 
-export function listPath(prefix, extra = {}) {
-  return `/api/v1/models/c_bpartner?${q({ ...listQuery(prefix), ...extra })}`;
+export function listPath(range, extra = {}) {
+  return `/api/v1/models/c_bpartner?${q({ ...listQuery(range), ...extra })}`;
 }
 
 export function orderBody(order = ORDER_DEMO, today = new Date().toISOString().slice(0, 10)) {
@@ -115,11 +129,11 @@ export function orderBody(order = ORDER_DEMO, today = new Date().toISOString().s
  * All scenarios, in the order they run (reads first, then writes, then login). Each has a key,
  * a title, a request description and, for some, the key of its pgbench ceiling.
  */
-export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO, books = null, discounted = null }) {
+export function scenarioList({ rows, prefix, range = listRange(prefix), uuidFile, order = ORDER_DEMO, books = null, discounted = null }) {
   const partner = { orgId: 11, groupId: CUSTOMER_GROUP_ID };
   return [
-    { key: 'list', title: 'list read (name range, top 50)', method: 'GET', path: listPath(prefix), auth: true, ceiling: 'list' },
-    { key: 'listEstimated', title: 'list read, estimated count', method: 'GET', path: listPath(prefix, { $rowcount: 'estimated' }), auth: true },
+    { key: 'list', title: 'list read (name range, top 50)', method: 'GET', path: listPath(range), auth: true, ceiling: 'list' },
+    { key: 'listEstimated', title: 'list read, estimated count', method: 'GET', path: listPath(range, { $rowcount: 'estimated' }), auth: true },
     {
       key: 'listStartswith',
       title: 'list read, startswith()',
@@ -127,7 +141,7 @@ export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO, books
       path: `/api/v1/models/c_bpartner?${q({ $filter: `startswith(Name,'${prefix}') and IsCustomer eq true`, $orderby: 'Name', $top: '50' })}`,
       auth: true,
     },
-    { key: 'listExpand', title: 'list read + $expand', method: 'GET', path: listPath(prefix, { $expand: 'C_BPartner_Location' }), auth: true, ceiling: 'listExpand' },
+    { key: 'listExpand', title: 'list read + $expand', method: 'GET', path: listPath(range, { $expand: 'C_BPartner_Location' }), auth: true, ceiling: 'listExpand' },
     { key: 'byId', title: 'read by id', method: 'GET', path: `/api/v1/models/c_bpartner/${FIRST_ID}`, pathGen: { kind: 'randomInt', prefix: '/api/v1/models/c_bpartner/', lo: FIRST_ID, hi: FIRST_ID + rows - 1 }, auth: true, ceiling: 'byId' },
     { key: 'byUuid', title: 'read by uuid', method: 'GET', path: '/api/v1/models/c_bpartner/', pathGen: { kind: 'randomLine', prefix: '/api/v1/models/c_bpartner/', file: uuidFile }, auth: true },
     { key: 'createPartner', title: 'create partner', method: 'POST', path: '/api/v1/models/c_bpartner', bodyGen: { kind: 'partner', ...partner }, auth: true },
@@ -179,19 +193,19 @@ export function scenarioList({ rows, prefix, uuidFile, order = ORDER_DEMO, books
 }
 
 /** The request whose SQL makes each pgbench ceiling (read with showsql). */
-export function ceilingRequests({ rows, prefix }) {
+export function ceilingRequests({ rows, prefix, range = listRange(prefix) }) {
   const sampleId = FIRST_ID + Math.min(rows - 1, 17);
   return [
-    { key: 'list', path: listPath(prefix, { showsql: 'true' }) },
-    { key: 'listExpand', path: listPath(prefix, { $expand: 'C_BPartner_Location', showsql: 'true' }) },
+    { key: 'list', path: listPath(range, { showsql: 'true' }) },
+    { key: 'listExpand', path: listPath(range, { $expand: 'C_BPartner_Location', showsql: 'true' }) },
     { key: 'byId', path: `/api/v1/models/c_bpartner/${sampleId}?showsql=true`, variables: { [String(sampleId)]: { name: 'id', set: `random(${FIRST_ID}, ${FIRST_ID + rows - 1})` } } },
   ];
 }
 
 /** The hand-written server's two reads (bench/handwritten-server.mjs), paired with Dictum's scenario keys. */
-export function handwrittenScenarios({ rows, prefix }) {
+export function handwrittenScenarios({ rows, prefix, range = listRange(prefix) }) {
   return {
-    list: { key: 'hwList', title: 'list read (name range, top 50)', method: 'GET', path: `/partners?prefix=${encodeURIComponent(prefix)}&top=50`, auth: false },
+    list: { key: 'hwList', title: 'list read (name range, top 50)', method: 'GET', path: `/partners?${q({ lo: range.lo, hi: range.hi, top: '50' })}`, auth: false },
     byId: { key: 'hwById', title: 'read by id', method: 'GET', path: `/partners/${FIRST_ID}`, pathGen: { kind: 'randomInt', prefix: '/partners/', lo: FIRST_ID, hi: FIRST_ID + rows - 1 }, auth: false },
   };
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { connect, TCP_DATABASE_URL, ensureDatabase, withDatabase, withHostPort } from '../lib/database.mjs';
-import { clearEarlierWrites, compileNamed, datasetValues, FIRST_ID, INSERT_BPARTNERS, loadDataset } from '../lib/dataset.mjs';
+import { clearEarlierWrites, compileNamed, datasetValues, FIRST_ID, INSERT_BPARTNERS, loadDataset, matchesRange } from '../lib/dataset.mjs';
 import { startRecorder } from '../lib/pg-recorder.mjs';
 import { findOnPath, runWrk } from '../lib/wrk.mjs';
 import { sendOne } from '../lib/requests.mjs';
@@ -139,6 +139,17 @@ test('the data set is the same whatever the chunks, and its names are realistic'
     assert.ok(contacts.rows[0].n > 250 && contacts.rows[0].n < 450);
     const loc = await c.query('SELECT count(*)::int AS n FROM c_bpartner_location bl JOIN c_location l USING (c_location_id) JOIN c_bpartner b USING (c_bpartner_id)');
     assert.ok(loc.rows[0].n > 500 && loc.rows[0].n < 700);
+
+    // The list read's range for a match count: from the prefix to the first name past that many listed partners.
+    const listed = stepwise.filter((r) => r.iscustomer === 'Y' && r.name >= 'M').map((r) => r.name);
+    const active = (await c.query("SELECT name FROM c_bpartner WHERE isactive = 'Y' AND iscustomer = 'Y' AND name >= 'M' ORDER BY name")).rows.map((r) => r.name);
+    assert.ok(active.length > 100 && active.length <= listed.length);
+    const range = await matchesRange(c, 'M', 100);
+    assert.equal(range.lo, 'M');
+    assert.equal(range.hi, active[100]);
+    assert.equal(range.matches, active.filter((n) => n < range.hi).length);
+    assert.ok(range.matches <= 100 && range.matches > 90, `about 100 matches, got ${range.matches}`);
+    await assert.rejects(matchesRange(c, 'M', active.length), /lists fewer partners/);
 
     await assert.rejects(loadDataset(c, { rows: 500, seed: 7 }), /more data-set partners than --rows 500/);
     await c.query("SELECT setval('ad_user_sq', $1)", [FIRST_ID + 5]);

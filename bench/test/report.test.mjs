@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { errorLines, evaluateTargets, formatTable, layout, readsPeak, statementCostRatios, warmupPhase } from '../lib/report.mjs';
 import { parseOptions } from '../lib/options.mjs';
-import { prefixUpperBound, listPath, orderBody } from '../lib/scenarios.mjs';
+import { handwrittenScenarios, prefixUpperBound, listPath, listRange, orderBody, scenarioList } from '../lib/scenarios.mjs';
+import { partnerRecord, PARTNER_COLUMNS } from '../lib/handwritten-partner.mjs';
+import { listStatements } from '../lib/handwritten-sql.mjs';
+import { pgbenchScript } from '../lib/pgbench.mjs';
 import { pickStatements, topLevelIndex } from '../lib/capture.mjs';
 
 const sample = () => ({
@@ -112,6 +115,11 @@ test('options are parsed and checked', () => {
   assert.equal(o.skipCeiling, true);
   assert.equal(o.skipScaling, false);
   assert.equal(parseOptions(['--rows', '5000']).skipScaling, true);
+  const m = parseOptions(['--list-matches', '5555']);
+  assert.equal(m.listMatches, 5555);
+  assert.equal(m.skipScaling, true, 'the range is found in the main database only');
+  assert.equal(parseOptions([]).listMatches, null);
+  assert.throws(() => parseOptions(['--list-matches', '0']), /integer/);
   assert.throws(() => parseOptions(['--rows', 'many']), /integer/);
   assert.throws(() => parseOptions(['--bogus']), /Unknown option/);
 });
@@ -124,6 +132,21 @@ test('the list filter is a name range', () => {
   assert.equal(p.get('$filter'), "Name ge 'Ma' and Name lt 'Mb' and IsCustomer eq true");
   assert.equal(p.get('$orderby'), 'Name');
   assert.equal(p.get('$top'), '50');
+  const wide = new URL(`http://x${listPath({ lo: 'Ma', hi: "O'Brien & Sons" })}`).searchParams;
+  assert.equal(wide.get('$filter'), "Name ge 'Ma' and Name lt 'O''Brien & Sons' and IsCustomer eq true");
+  assert.deepEqual(listRange('Ma'), { lo: 'Ma', hi: 'Mb' });
+  const filters = Object.fromEntries(scenarioList({ rows: 10, prefix: 'Ma', range: { lo: 'Ma', hi: 'Mo' }, uuidFile: '' }).filter((d) => d.key.startsWith('list')).map((d) => [d.key, new URL(`http://x${d.path}`).searchParams.get('$filter')]));
+  assert.deepEqual(filters, {
+    list: "Name ge 'Ma' and Name lt 'Mo' and IsCustomer eq true",
+    listEstimated: "Name ge 'Ma' and Name lt 'Mo' and IsCustomer eq true",
+    listStartswith: "startswith(Name,'Ma') and IsCustomer eq true",
+    listExpand: "Name ge 'Ma' and Name lt 'Mo' and IsCustomer eq true",
+  });
+  const hw = new URL(`http://x${handwrittenScenarios({ rows: 10, range: { lo: 'Ma', hi: 'Moore & Brothers' } }).list.path}`).searchParams;
+  assert.deepEqual([hw.get('lo'), hw.get('hi'), hw.get('top')], ['Ma', 'Moore & Brothers', '50']);
+  assert.deepEqual(listStatements({ lo: 'Ma', hi: 'Mc' }).map((s) => s.params), [['Ma', 'Mc', 50, 0], ['Ma', 'Mc']]);
+  // pgbench replays them: no :name in their text (the timestamps' format quotes its colons).
+  assert.match(pgbenchScript(listStatements({ lo: 'Ma', hi: 'Mc' })), /to_char\(p\.created, 'YYYY-MM-DD"T"HH24":"MI":"SS"Z"'\)/);
   const order = orderBody(undefined, '2026-01-02');
   assert.equal(order.C_OrderLine.length, 10);
   assert.equal(order.DateOrdered, '2026-01-02');
@@ -188,4 +211,26 @@ test('the memory target is the peak under the reads; the peak of the whole run i
   assert.match(table, /server memory, whole run \(peak in phase login\) .* information .* 170 MB/);
   const none = Object.fromEntries(evaluateTargets({ scenarios: {}, memory: { peakBytes: 1, peakMB: 1 } }).map((x) => [x.id, x]));
   assert.equal(none.rss.met, null, 'no reads, no figure for the target');
+});
+
+test("the hand-written server's partner has Dictum's members: nulls left out, identifiers of keys and lists, names in order", () => {
+  const names = PARTNER_COLUMNS.map((c) => c[0]);
+  assert.deepEqual(names, [...names].sort(), 'members in the order Dictum writes them');
+  const row = Object.fromEntries(PARTNER_COLUMNS.map(([n]) => [n.toLowerCase(), null]));
+  Object.assign(row, {
+    c_bpartner_id: '2000017', c_bpartner_uu: 'u-1', ad_client_id: '11', ad_client_id$i: 'GardenWorld', ad_language: 'en_US', ad_language$i: 'English (USA)',
+    iscustomer: 'Y', isvendor: 'N', so_creditlimit: '3000', name: 'Maria Smith', created: '2021-07-03T00:20:07Z', socreditstatus: 'O',
+  });
+  const lists = new Map([[289, new Map([['O', 'Credit OK']])]]);
+  assert.equal(
+    JSON.stringify(partnerRecord(row, lists)),
+    JSON.stringify({
+      id: 2000017, uid: 'u-1',
+      AD_Client_ID: { propertyLabel: 'Tenant', id: 11, identifier: 'GardenWorld', 'model-name': 'ad_client' },
+      AD_Language: { propertyLabel: 'Language', id: 'en_US', identifier: 'English (USA)', 'model-name': 'ad_language' },
+      Created: '2021-07-03T00:20:07Z', IsCustomer: true, IsVendor: false, Name: 'Maria Smith',
+      SOCreditStatus: { propertyLabel: 'Credit Status', id: 'O', identifier: 'Credit OK', 'model-name': 'ad_ref_list' },
+      SO_CreditLimit: 3000, 'model-name': 'c_bpartner',
+    }),
+  );
 });
