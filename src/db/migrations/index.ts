@@ -38,6 +38,7 @@ import { addBuyingSeed } from '../../seed/buying-seed.js';
 import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
 import { addPricingSeed } from '../../seed/pricing-seed.js';
 import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
+import { addLotsSeed } from '../../seed/lots-seed.js';
 
 export interface Migration {
   version: number;
@@ -487,6 +488,13 @@ export const migrations: Migration[] = [
     name: 'buying: the process Create PO from Requisition (337) with its parameters',
     async up(tx) {
       await addBuyingSeed(tx);
+    },
+  },
+  {
+    version: 250,
+    name: "lots and serial numbers: the demo's lot control, serial number control, the attribute sets Lot Tracked and Serial Numbered and a product of each",
+    async up(tx) {
+      await addLotsSeed(tx);
     },
   },
   {

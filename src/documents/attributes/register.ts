@@ -1,0 +1,16 @@
+import type { ModelEvent, ModelEvents } from '../../events/model-events.js';
+import { INSTANCE_CHECKED_DOCUMENTS, refuseMissingInstance } from './instance-mandatory.js';
+import { instanceBeforeSave, lotBeforeNew } from './instance-rules.js';
+
+/**
+ * Lots, serial numbers and attributes: instances described and numbered as they are written, lots
+ * numbered by their control, and stock documents refused on prepare and complete (the original's
+ * complete prepares again) while a line lacks the instance its product demands.
+ */
+export function registerAttributeRules(events: ModelEvents): void {
+  for (const type of ['before-new', 'before-change'] as const) events.on(type, 'm_attributesetinstance', (e: ModelEvent) => instanceBeforeSave(e));
+  events.on('before-new', 'm_lot', (e: ModelEvent) => lotBeforeNew(e));
+  for (const table of INSTANCE_CHECKED_DOCUMENTS) {
+    for (const type of ['before-prepare', 'before-complete'] as const) events.on(type, table, (e: ModelEvent) => refuseMissingInstance(e));
+  }
+}
