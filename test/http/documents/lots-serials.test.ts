@@ -163,6 +163,8 @@ describe('lots, serial numbers and attribute set instances', () => {
     const { a } = await receiveTwoLots();
     const mine = await call('GET', `/api/v1/models/m_attributesetinstance/${a}`, undefined, fx.ws);
     assert.equal(mine.status, 200, mine.text);
+    const history = `/api/v1/models/m_transaction?$filter=${q(`M_AttributeSetInstance_ID eq ${a}`)}`;
+    assert.equal((await records(history, fx.ws)).length, (await records(history)).length, "the lot's history as the administrator reads it");
     const { dictionary, db } = fx.server.services;
     const table = dictionary.current.byName.get('m_attributesetinstance')!;
     await insertSeedRows(db, table, [{ M_AttributeSetInstance_ID: 1117900, AD_Client_ID: 1117901, AD_Org_ID: 0, M_AttributeSet_ID: 0, Lot: 'FOREIGN', Description: 'FOREIGN' }], new Date().toISOString());
