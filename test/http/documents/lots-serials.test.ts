@@ -174,6 +174,10 @@ describe('lots, serial numbers and attribute set instances', () => {
       const listed = await records(`/api/v1/models/m_attributesetinstance?$filter=${q("Lot eq 'FOREIGN'")}`, token);
       assert.equal(listed.length, 0);
     }
+    const foreignMove = await call('POST', '/api/v1/models/m_movement', {
+      M_MovementLine: [{ M_Product_ID: LOT, M_Locator_ID: HQ, M_LocatorTo_ID: STORE, MovementQty: 1, M_AttributeSetInstance_ID: 1117900 }], 'doc-action': 'CO',
+    });
+    assert.ok(foreignMove.status >= 400 && foreignMove.status < 500, `another client's instance on a line: ${foreignMove.status} ${foreignMove.text}`);
     const lotRows = await records(`/api/v1/models/m_lot?$filter=${q(`M_Product_ID eq ${LOT}`)}`, fx.ws);
     assert.ok(lotRows.length >= 2);
     assert.ok(lotRows.every((r) => Number(idOf(r.AD_Client_ID)) === 11));
