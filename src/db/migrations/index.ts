@@ -39,6 +39,7 @@ import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
 import { addPricingSeed } from '../../seed/pricing-seed.js';
 import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
 import { addLotsSeed } from '../../seed/lots-seed.js';
+import { addAttributeUseTable } from '../../seed/attribute-use-seed.js';
 
 export interface Migration {
   version: number;
@@ -495,6 +496,13 @@ export const migrations: Migration[] = [
     name: "lots and serial numbers: the demo's lot control, serial number control, the attribute sets Lot Tracked and Serial Numbered and a product of each",
     async up(tx) {
       await addLotsSeed(tx);
+    },
+  },
+  {
+    version: 251,
+    name: 'the attributes of an attribute set (M_AttributeUse, 563): its dictionary rows and table',
+    async up(tx) {
+      await addAttributeUseTable(tx);
     },
   },
   {

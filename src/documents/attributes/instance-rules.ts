@@ -1,7 +1,10 @@
+import type { Queryable } from '../../db/types.js';
 import type { ModelEvent, Row } from '../../events/model-events.js';
+import { nowTimestamp } from '../row-values.js';
 import { idOf, invalid, isEmptyValue } from '../row-values.js';
+import { attributeValues, INSTANCE_FLAG_SQL, USES_INSTANCE_ATTRIBUTE_SQL } from './attribute-values.js';
 import { takeControlNumber } from './control-numbers.js';
-import { instanceDescription, type DescribedSet } from './instance-description.js';
+import { instanceDescription, type DescribedInstance, type DescribedSet } from './instance-description.js';
 
 interface SetRow extends DescribedSet {
   m_lotctl_id: number | null;
@@ -9,7 +12,7 @@ interface SetRow extends DescribedSet {
   guaranteedays: number | null;
 }
 
-const SET_SQL = `SELECT isserno, islot, isguaranteedate, sernocharsoverwrite, sernochareoverwrite, lotcharsoverwrite, lotchareoverwrite,
+const SET_SQL = `SELECT m_attributeset_id, isserno, islot, isguaranteedate, sernocharsoverwrite, sernochareoverwrite, lotcharsoverwrite, lotchareoverwrite,
     m_lotctl_id, m_sernoctl_id, guaranteedays
   FROM m_attributeset WHERE m_attributeset_id = $1 AND ad_client_id IN (0, $2)`;
 
@@ -61,7 +64,9 @@ export async function instanceBeforeSave(e: ModelEvent): Promise<void> {
   const parts = ['lot', 'serno', 'guaranteedate', 'm_attributeset_id', 'm_lot_id'];
   const callerWrote = e.type === 'before-new' ? !isEmptyValue(e.row.description) : e.changed.has('description');
   if (callerWrote || (e.type !== 'before-new' && !parts.some((c) => e.changed.has(c)))) return;
-  const built = set ? instanceDescription(set, e.row) : '';
+  // A new instance holds no attribute values yet.
+  const values = set && e.type !== 'before-new' ? await attributeValues(e.tx, Number(e.row.m_attributeset_id), Number(e.row.m_attributesetinstance_id)) : undefined;
+  const built = set ? instanceDescription(set, e.row, values) : '';
   e.row.description = built === '' ? String(e.row.m_attributesetinstance_id) : built;
 }
 
@@ -85,4 +90,46 @@ export async function lotBeforeNew(e: ModelEvent): Promise<void> {
   const name = await takeControlNumber(e.tx, 'm_lotctl', control, clientOf(e));
   if (name === null) throw invalid(`Lot control ${control} not found (column M_LotCtl_ID)`);
   row.name = name;
+}
+
+const INSTANCE_SQL = `SELECT i.m_attributesetinstance_id, i.m_attributeset_id, i.serno, i.lot, i.guaranteedate, i.description, s.isserno, s.islot, s.isguaranteedate,
+    s.sernocharsoverwrite, s.sernochareoverwrite, s.lotcharsoverwrite, s.lotchareoverwrite
+  FROM m_attributesetinstance i JOIN m_attributeset s ON s.m_attributeset_id = i.m_attributeset_id
+ WHERE i.m_attributesetinstance_id = $1`;
+
+/**
+ * Describes an instance again once one of its attribute values (M_AttributeInstance) is written or
+ * deleted, as the original's instance editor does when it saves them.
+ */
+export async function describeInstanceAgain(q: Queryable, instanceId: unknown, userId: number): Promise<void> {
+  const id = idOf(instanceId);
+  if (id === null) return;
+  const { rows } = await q.query<Row & DescribedSet>(INSTANCE_SQL, [id], { name: 'attr_instance_of_value' });
+  const asi = rows[0];
+  if (!asi) return;
+  const built = instanceDescription(asi, asi as DescribedInstance, await attributeValues(q, Number(asi.m_attributeset_id), id));
+  const description = built === '' ? String(id) : built;
+  if (description === asi.description) return;
+  await q.query(`UPDATE m_attributesetinstance SET description = $2, updated = $3::timestamp, updatedby = $4 WHERE m_attributesetinstance_id = $1`, [id, description, nowTimestamp(), userId]);
+}
+
+/**
+ * An attribute set says it has instance attributes (IsInstanceAttribute) exactly when it uses
+ * serial numbers, lots or guarantee dates or an instance attribute, as the original keeps it.
+ */
+export async function attributeSetBeforeSave(e: ModelEvent): Promise<void> {
+  const own = ['isserno', 'islot', 'isguaranteedate'].some((c) => e.row[c] === 'Y');
+  if (own || e.type === 'before-new') {
+    if (own) e.row.isinstanceattribute = 'Y';
+    return;
+  }
+  const { rows } = await e.tx.query<{ uses: boolean }>(`SELECT ${USES_INSTANCE_ATTRIBUTE_SQL('$1::bigint')} AS uses`, [e.row.m_attributeset_id], { name: 'attr_set_uses_instance' });
+  e.row.isinstanceattribute = rows[0]?.uses ? 'Y' : 'N';
+}
+
+/** A set's attribute uses changed: its IsInstanceAttribute follows (see attributeSetBeforeSave). */
+export async function refreshInstanceFlag(q: Queryable, setId: unknown): Promise<void> {
+  const id = idOf(setId);
+  if (id === null) return;
+  await q.query(`UPDATE m_attributeset s SET isinstanceattribute = ${INSTANCE_FLAG_SQL('s')} WHERE s.m_attributeset_id = $1 AND s.isinstanceattribute <> ${INSTANCE_FLAG_SQL('s')}`, [id], { name: 'attr_set_refresh_flag' });
 }

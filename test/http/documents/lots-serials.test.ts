@@ -89,6 +89,31 @@ describe('lots, serial numbers and attribute set instances', () => {
     assert.match(unnamed.body.detail, /needs a name, or a lot control/);
   });
 
+  it("describes an instance by its set's instance attributes in their order (M_AttributeUse), and keeps the set's instance flag", async () => {
+    const set = await ok('POST', '/api/v1/models/m_attributeset', { Name: `Colored ${Date.now()}`, MandatoryType: 'N' });
+    assert.equal(set.IsInstanceAttribute, false);
+    const attribute = (name: string) => ok('POST', '/api/v1/models/m_attribute', { Name: `${name} ${Date.now()}`, AttributeValueType: 'S', IsInstanceAttribute: true });
+    const [color, size] = [await attribute('Color'), await attribute('Size')];
+    const first = await ok('POST', '/api/v1/models/m_attributeuse', { M_AttributeSet_ID: set.id, M_Attribute_ID: size.id });
+    assert.equal(first.SeqNo, 10);
+    const second = await ok('POST', '/api/v1/models/m_attributeuse', { M_AttributeSet_ID: set.id, M_Attribute_ID: color.id, SeqNo: 5 });
+    assert.equal(second.SeqNo, 5);
+    assert.equal((await ok('GET', `/api/v1/models/m_attributeset/${set.id}`)).IsInstanceAttribute, true, 'it uses an instance attribute');
+    await ok('PUT', `/api/v1/models/m_attributeset/${set.id}`, { IsLot: true });
+    const asi = await ok('POST', '/api/v1/models/m_attributesetinstance', { M_AttributeSet_ID: set.id, Lot: 'L1' });
+    assert.equal(asi.Description, '\u00abL1\u00bb');
+    for (const [attr, value] of [[size, 'XL'], [color, 'Red']] as const) {
+      await ok('POST', '/api/v1/models/m_attributeinstance', { M_AttributeSetInstance_ID: asi.id, M_Attribute_ID: attr.id, Value: value });
+    }
+    assert.equal((await ok('GET', `/api/v1/models/m_attributesetinstance/${asi.id}`)).Description, 'Red_XL_\u00abL1\u00bb', 'values by SeqNo, then the lot');
+    const uses = await records(`/api/v1/models/m_attributeuse?$filter=${q(`M_AttributeSet_ID eq ${set.id}`)}&$orderby=SeqNo`, fx.ws);
+    assert.deepEqual(uses.map((u) => idOf(u.M_Attribute_ID)), [color.id, size.id]);
+    await ok('PUT', `/api/v1/models/m_attribute/${color.id}`, { IsInstanceAttribute: false });
+    await ok('PUT', `/api/v1/models/m_attribute/${size.id}`, { IsInstanceAttribute: false });
+    const plain = await ok('PUT', `/api/v1/models/m_attributeset/${set.id}`, { IsLot: false });
+    assert.equal(plain.IsInstanceAttribute, false, 'no lot and no instance attribute any more');
+  });
+
   it('refuses a receipt of a lot-tracked product without a lot, writing nothing, and keeps stock per lot', async () => {
     const before = await transactionCount(LOT);
     const po = await order(false, LOT, 5);

@@ -12,6 +12,12 @@ describe('attribute set instance descriptions', () => {
     assert.equal(instanceDescription(all, { guaranteedate: new Date('2027-03-01T00:00:00Z') }), '2027-03-01');
   });
 
+  it('puts the values of instance attributes first and those of product attributes last', () => {
+    const lot = { ...none, islot: 'Y' };
+    assert.equal(instanceDescription(lot, { lot: 'L1' }, { instance: ['Red', 'XL'], product: ['Oak'] }), 'Red_XL_\u00abL1\u00bb_Oak');
+    assert.equal(instanceDescription(none, {}, { instance: [], product: ['', 'Oak'] }), '_Oak', 'a product attribute without a value still takes its place');
+  });
+
   it('leaves out what the set does not use, and empty values', () => {
     assert.equal(instanceDescription(none, { serno: 'SN1', lot: 'L7', guaranteedate: '2027-03-01' }), '');
     assert.equal(instanceDescription({ ...none, islot: 'Y' }, { serno: 'SN1', lot: '' }), '');
