@@ -1,8 +1,7 @@
 import type { Queryable } from '../../db/types.js';
 import type { ModelEvent, Row } from '../../events/model-events.js';
-import { nowTimestamp } from '../row-values.js';
-import { idOf, invalid, isEmptyValue } from '../row-values.js';
-import { attributeValues, INSTANCE_FLAG_SQL, USES_INSTANCE_ATTRIBUTE_SQL } from './attribute-values.js';
+import { idOf, invalid, isEmptyValue, nowTimestamp } from '../row-values.js';
+import { attributeValues } from './attribute-values.js';
 import { takeControlNumber } from './control-numbers.js';
 import { instanceDescription, type DescribedInstance, type DescribedSet } from './instance-description.js';
 
@@ -53,9 +52,9 @@ async function newInstanceNumbers(e: ModelEvent, set: SetRow): Promise<void> {
 
 /**
  * An attribute set instance (M_AttributeSetInstance): the lot it names gives its Lot; a new one
- * takes its serial number and guarantee date from its set; its Description is built from serial
- * number, lot and guarantee date as the original's (rebuilt when they change, unless the caller
- * writes one), and is the instance's id when nothing describes it.
+ * takes its serial number and guarantee date from its set; its Description is built from its
+ * attribute values, serial number, lot and guarantee date as the original's (rebuilt when they
+ * change, unless the caller writes one), and is the instance's id when nothing describes it.
  */
 export async function instanceBeforeSave(e: ModelEvent): Promise<void> {
   await lotOfInstance(e);
@@ -111,25 +110,4 @@ export async function describeInstanceAgain(q: Queryable, instanceId: unknown, u
   const description = built === '' ? String(id) : built;
   if (description === asi.description) return;
   await q.query(`UPDATE m_attributesetinstance SET description = $2, updated = $3::timestamp, updatedby = $4 WHERE m_attributesetinstance_id = $1`, [id, description, nowTimestamp(), userId]);
-}
-
-/**
- * An attribute set says it has instance attributes (IsInstanceAttribute) exactly when it uses
- * serial numbers, lots or guarantee dates or an instance attribute, as the original keeps it.
- */
-export async function attributeSetBeforeSave(e: ModelEvent): Promise<void> {
-  const own = ['isserno', 'islot', 'isguaranteedate'].some((c) => e.row[c] === 'Y');
-  if (own || e.type === 'before-new') {
-    if (own) e.row.isinstanceattribute = 'Y';
-    return;
-  }
-  const { rows } = await e.tx.query<{ uses: boolean }>(`SELECT ${USES_INSTANCE_ATTRIBUTE_SQL('$1::bigint')} AS uses`, [e.row.m_attributeset_id], { name: 'attr_set_uses_instance' });
-  e.row.isinstanceattribute = rows[0]?.uses ? 'Y' : 'N';
-}
-
-/** A set's attribute uses changed: its IsInstanceAttribute follows (see attributeSetBeforeSave). */
-export async function refreshInstanceFlag(q: Queryable, setId: unknown): Promise<void> {
-  const id = idOf(setId);
-  if (id === null) return;
-  await q.query(`UPDATE m_attributeset s SET isinstanceattribute = ${INSTANCE_FLAG_SQL('s')} WHERE s.m_attributeset_id = $1 AND s.isinstanceattribute <> ${INSTANCE_FLAG_SQL('s')}`, [id], { name: 'attr_set_refresh_flag' });
 }

@@ -1,6 +1,7 @@
 import type { ModelEvent, ModelEvents } from '../../events/model-events.js';
 import { INSTANCE_CHECKED_DOCUMENTS, refuseMissingInstance } from './instance-mandatory.js';
-import { attributeSetBeforeSave, describeInstanceAgain, instanceBeforeSave, lotBeforeNew, refreshInstanceFlag } from './instance-rules.js';
+import { attributeSetBeforeSave, refreshInstanceFlag } from './attribute-set-rules.js';
+import { describeInstanceAgain, instanceBeforeSave, lotBeforeNew } from './instance-rules.js';
 
 /**
  * Lots, serial numbers and attributes: instances described and numbered as they are written (and
