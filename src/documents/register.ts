@@ -27,6 +27,7 @@ import { registerRmaRules } from './rma/register.js';
 import { prepayNotCash } from './order-subtypes/prepay-payment-rule.js';
 import { registerRequisitionRules } from './requisition/register.js';
 import { registerPricingRules } from './pricing/register.js';
+import { registerAttributeRules } from './attributes/register.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 export function documentDefaults(e: ModelEvent): void {
@@ -92,4 +93,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   for (const type of ['before-new', 'before-change'] as const) events.on(type, 'c_order', prepayNotCash);
   registerRequisitionRules(events, documentDefaults);
   registerPricingRules(events);
+  registerAttributeRules(events);
 }

@@ -15,6 +15,8 @@ import { addPricingSeed } from '../../seed/pricing-seed.js';
 import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
 import { foundationMigrations } from './foundation.js';
 import type { Migration } from './migration.js';
+import { addLotsSeed } from '../../seed/lots-seed.js';
+import { addAttributeUseTable } from '../../seed/attribute-use-seed.js';
 
 export type { Migration } from './migration.js';
 
@@ -131,6 +133,20 @@ export const migrations: Migration[] = [
     name: 'buying: the process Create PO from Requisition (337) with its parameters',
     async up(tx) {
       await addBuyingSeed(tx);
+    },
+  },
+  {
+    version: 250,
+    name: "lots and serial numbers: the demo's lot control, serial number control, the attribute sets Lot Tracked and Serial Numbered and a product of each",
+    async up(tx) {
+      await addLotsSeed(tx);
+    },
+  },
+  {
+    version: 251,
+    name: 'the attributes of an attribute set (M_AttributeUse, 563): its dictionary rows and table',
+    async up(tx) {
+      await addAttributeUseTable(tx);
     },
   },
   {

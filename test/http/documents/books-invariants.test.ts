@@ -2,7 +2,8 @@
  * Property test of the books: random sequences of orders, shipments and receipts, returns,
  * invoices and credit memos, payments in several currencies and at several rates, allocations (of
  * payments to invoices, of credit memos against invoices, of receipts against refunds),
- * reversals, closes and voids, and deliberately invalid actions, all over HTTP. After every step
+ * reversals, closes and voids, moves and counts, a lot-tracked product (each of its stock lines names
+ * a lot, now and then none: refused), and deliberately invalid actions, all over HTTP. After every step
  * the invariants of src/documents/invariants hold: balanced documents, partners' open items equal
  * to their accounts, stock equal to its transactions, reservations equal to open order lines,
  * postings with their facts. A refused action (400) leaves no trace in the tables documents write.
@@ -16,6 +17,7 @@ import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
 import { booksViolations, type Violation } from '../../../src/documents/invariants/books-invariants.js';
 import { OPEN_AMOUNT_SQL, UNALLOCATED_SQL } from '../../../src/documents/engine/settlement.js';
+import { DEMO_LOTS } from '../../../src/seed/lots-seed.js';
 
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20261128);
 const STEPS = Number(process.env.FUZZ_STEPS ?? 200);
@@ -29,17 +31,19 @@ const PERIOD_END = 115;
 const AVERAGE = 116;
 const DOZEN = 109;
 const ELM = 124;
+/** The demo's lot-tracked product: every receipt, shipment, return, move and count of it names a lot. */
+const LOT_TRACKED = DEMO_LOTS.lotProduct;
 
 const CUSTOMERS = [117, 118, 50004, 50005, 50006];
 const VENDORS = [114, 120, 50000, 50001];
 /** Price lists and the stocked items priced on each. */
 const LISTS = {
   sales: [
-    { id: 101, currency: USD, products: [123, 124, 128, 133, 134] },
+    { id: 101, currency: USD, products: [123, 124, 128, 133, 134, LOT_TRACKED] },
     { id: 103, currency: EUR, products: [123, 124, 128, 133] },
   ],
   purchase: [
-    { id: 102, currency: USD, products: [123, 124, 125, 128, 133, 137] },
+    { id: 102, currency: USD, products: [123, 124, 125, 128, 133, 137, LOT_TRACKED] },
     { id: 200000, currency: EUR, products: [133, 134, 135] },
   ],
 };
@@ -59,6 +63,8 @@ const JOURNAL_ACCOUNTS = [11100, 21620, 41000, 51200, 70200];
 const LOCATORS = [101, 102];
 const HQ_WAREHOUSE = 103;
 const COUNTED = [128, 133, 134];
+/** What moves and counts take: the counted items and the lot-tracked one. */
+const MOVED = [...COUNTED, LOT_TRACKED];
 const POS_ORDER = 135;
 
 /** mulberry32: a small seeded generator, so that a seed replays a run exactly. */
@@ -123,6 +129,31 @@ describe('books invariants under random documents', () => {
          FROM c_payment p WHERE p.docstatus = 'CO' AND p.ad_client_id = $1 AND p.c_charge_id IS NULL AND (${UNALLOCATED_SQL('p')}) > 0 ORDER BY p.c_payment_id`,
       [CLIENT],
     );
+  /** A new lot of the lot-tracked product (numbered by its control) and its instance. */
+  const newLotInstance = async (): Promise<number> => {
+    const lot = await server.request('POST', '/api/v1/models/m_lot', { token, body: { M_Product_ID: LOT_TRACKED } });
+    assert.equal(lot.status, 201, lot.text);
+    const asi = await server.request('POST', '/api/v1/models/m_attributesetinstance', { token, body: { M_AttributeSet_ID: DEMO_LOTS.lotSet, M_Lot_ID: lot.body.id } });
+    assert.equal(asi.status, 201, asi.text);
+    return asi.body.id;
+  };
+  /** A lot of the lot-tracked product on hand at a locator, else a new one. */
+  const lotOnHand = async (locator: number): Promise<number> => {
+    const rows = await sql(
+      `SELECT m_attributesetinstance_id AS id FROM m_storageonhand WHERE m_product_id = $1 AND m_locator_id = $2 AND m_attributesetinstance_id <> 0 AND qtyonhand > 0 ORDER BY 1`,
+      [LOT_TRACKED, locator],
+    );
+    return rows.length ? Number(rnd.pick(rows).id) : newLotInstance();
+  };
+  /**
+   * The instance a line of a product names: none but for the lot-tracked product, which names a
+   * lot on hand when taking out (shipments, moves, counts) and a new lot when receiving, and now
+   * and then none at all (refused).
+   */
+  const lotOf = async (product: number, takesOut: boolean): Promise<Row> => {
+    if (product !== LOT_TRACKED || rnd.chance(0.1)) return {};
+    return { M_AttributeSetInstance_ID: takesOut ? await lotOnHand(LOCATORS[0]!) : await newLotInstance() };
+  };
   const completed = (table: string) => sql(`SELECT ${table}_id AS id FROM ${table} WHERE docstatus = 'CO' AND ad_client_id = $1 AND description = $2 ORDER BY 1`, [CLIENT, MARK]);
 
   /** Sense of an invoice in allocation lines: + customer invoices and vendor credit memos, − the others. */
@@ -155,14 +186,17 @@ describe('books invariants under random documents', () => {
         const order = rnd.pick(open).c_order_id;
         const lines = open.filter((l) => l.c_order_id === order && rnd.chance(0.7));
         if (!lines.length) return null;
+        // One line after the other, so that a seed replays the same lots.
+        const inoutLines: Row[] = [];
+        for (const l of lines) {
+          const owed = l.ordered - l.delivered;
+          const r = rnd.next();
+          const lot = await lotOf(Number(l.m_product_id), l.issotrx === 'Y');
+          inoutLines.push(r < 0.3 ? { C_OrderLine_ID: l.c_orderline_id, ...lot } : { C_OrderLine_ID: l.c_orderline_id, MovementQty: rnd.int(1, owed), ...lot });
+        }
         return send('POST', '/api/v1/models/m_inout', {
           C_Order_ID: order, Description: MARK,
-          M_InOutLine: lines.map((l) => {
-            const owed = l.ordered - l.delivered;
-            const r = rnd.next();
-            if (r < 0.3) return { C_OrderLine_ID: l.c_orderline_id };
-            return { C_OrderLine_ID: l.c_orderline_id, MovementQty: rnd.int(1, owed) };
-          }),
+          M_InOutLine: inoutLines,
           'doc-action': 'CO',
         });
       },
@@ -173,9 +207,12 @@ describe('books invariants under random documents', () => {
         const delivered = (await orderLines('CO')).filter((l) => l.delivered > 0);
         if (!delivered.length) return null;
         const l = rnd.pick(delivered);
+        // A lot goes back under the instance it came or went under.
+        const [came] = await sql(`SELECT max(m_attributesetinstance_id) AS id FROM m_inoutline WHERE c_orderline_id = $1 AND m_attributesetinstance_id <> 0`, [l.c_orderline_id]);
+        const lot = came?.id ? { M_AttributeSetInstance_ID: Number(came.id) } : {};
         return send('POST', '/api/v1/models/m_inout', {
           C_Order_ID: l.c_order_id, C_DocType_ID: l.issotrx === 'Y' ? DOCTYPE.customerReturn : DOCTYPE.mmShipment, Description: MARK,
-          M_InOutLine: [{ C_OrderLine_ID: l.c_orderline_id, MovementQty: rnd.int(1, l.delivered) }], 'doc-action': 'CO',
+          M_InOutLine: [{ C_OrderLine_ID: l.c_orderline_id, MovementQty: rnd.int(1, l.delivered), ...lot }], 'doc-action': 'CO',
         });
       },
     },
@@ -377,19 +414,23 @@ describe('books invariants under random documents', () => {
       weight: 3,
       run: async () => {
         const [from, to] = rnd.chance(0.5) ? LOCATORS : [...LOCATORS].reverse();
+        const product = rnd.pick(MOVED);
+        const lot = product === LOT_TRACKED && rnd.chance(0.9) ? { M_AttributeSetInstance_ID: await lotOnHand(from!) } : {};
         return send('POST', '/api/v1/models/m_movement', {
           Description: MARK, 'doc-action': 'CO',
-          M_MovementLine: [{ M_Product_ID: rnd.pick(COUNTED), M_Locator_ID: from, M_LocatorTo_ID: to, MovementQty: rnd.int(1, 6) }],
+          M_MovementLine: [{ M_Product_ID: product, M_Locator_ID: from, M_LocatorTo_ID: to, MovementQty: rnd.int(1, 6), ...lot }],
         });
       },
     },
     count: {
       weight: 2,
-      run: () =>
-        send('POST', '/api/v1/models/m_inventory', {
+      run: async () => {
+        const product = rnd.pick(MOVED);
+        return send('POST', '/api/v1/models/m_inventory', {
           M_Warehouse_ID: HQ_WAREHOUSE, Description: MARK, 'doc-action': 'CO',
-          M_InventoryLine: [{ M_Product_ID: rnd.pick(COUNTED), QtyCount: rnd.int(0, 40) }],
-        }),
+          M_InventoryLine: [{ M_Product_ID: product, QtyCount: rnd.int(0, 40), ...(await lotOf(product, true)) }],
+        });
+      },
     },
     posOrder: {
       weight: 2,
@@ -449,6 +490,14 @@ describe('books invariants under random documents', () => {
       weight: 1,
       invalid: true,
       run: () => send('POST', '/api/v1/models/c_order', { C_BPartner_ID: rnd.pick(CUSTOMERS), C_DocTypeTarget_ID: DOCTYPE.apInvoice, Description: MARK, C_OrderLine: [{ M_Product_ID: 128, QtyEntered: 1 }], 'doc-action': 'CO' }),
+    },
+    stockWithoutLot: {
+      weight: 1,
+      invalid: true,
+      run: () =>
+        rnd.chance(0.5)
+          ? send('POST', '/api/v1/models/m_movement', { Description: MARK, 'doc-action': 'CO', M_MovementLine: [{ M_Product_ID: LOT_TRACKED, M_Locator_ID: LOCATORS[0], M_LocatorTo_ID: LOCATORS[1], MovementQty: 1 }] })
+          : send('POST', '/api/v1/models/m_inventory', { M_Warehouse_ID: HQ_WAREHOUSE, Description: MARK, 'doc-action': 'CO', M_InventoryLine: [{ M_Product_ID: LOT_TRACKED, QtyCount: rnd.int(0, 5) }] }),
     },
     paymentWithoutAmount: {
       weight: 1,
@@ -580,6 +629,12 @@ describe('books invariants under random documents', () => {
     const accepted = Object.values(counts).reduce((n, [d]) => n + d, 0);
     const refused = Object.values(counts).reduce((n, [, r]) => n + r, 0);
     assert.ok(accepted > STEPS / 3 && refused > 0, `accepted ${accepted}, refused ${refused}: ${summary}`);
-    process.stdout.write(`# books fuzz seed ${SEED}, ${STEPS} steps: ${accepted} accepted, ${refused} refused (accepted/refused by action: ${summary})\n`);
+    // Every stock change of the lot-tracked product went under a lot.
+    const [lots] = await sql(
+      `SELECT count(*) FILTER (WHERE m_attributesetinstance_id <> 0)::int AS named, count(*) FILTER (WHERE m_attributesetinstance_id = 0)::int AS unnamed FROM m_transaction WHERE m_product_id = $1`,
+      [LOT_TRACKED],
+    );
+    assert.equal(lots!.unnamed, 0, 'a transaction of the lot-tracked product without a lot');
+    process.stdout.write(`# books fuzz seed ${SEED}, ${STEPS} steps: ${accepted} accepted, ${refused} refused, ${lots!.named} transactions of lots (accepted/refused by action: ${summary})\n`);
   });
 });
