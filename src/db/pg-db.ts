@@ -17,12 +17,36 @@ function wrapResult<R>(res: pg.QueryResult): QueryResult<R> {
   return { rows: res.rows as R[], rowCount: res.rowCount ?? res.rows.length };
 }
 
-function clientQueryable(client: pg.PoolClient | pg.Pool): Queryable {
+/**
+ * Runs the statements given to one connection one after another. Code that starts several reads
+ * at once (Promise.all) on a transaction would otherwise lean on the driver's own queue, which it
+ * deprecates; on the pool they run in parallel on connections of their own.
+ */
+function oneAtATime(): <T>(run: () => Promise<T>) => Promise<T> {
+  let tail: Promise<void> | null = null;
+  return <T>(run: () => Promise<T>): Promise<T> => {
+    const result = tail ? tail.then(run) : run();
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    tail = settled;
+    void settled.then(() => {
+      if (tail === settled) tail = null;
+    });
+    return result;
+  };
+}
+
+/** `open` says whether a pooled connection is still this caller's (a late statement must not run on it once released). */
+function clientQueryable(client: pg.PoolClient | pg.Pool, open: () => boolean = () => true): Queryable {
+  const inTurn = client instanceof pg.Pool ? <T>(run: () => Promise<T>) => run() : oneAtATime();
   return {
     async query<R>(text: string, params: readonly unknown[] = [], o?: QueryOptions) {
+      if (!open()) throw new Error('a statement came after its connection was given back');
       // Text and values as two arguments: a config object is copied by the driver on every query.
-      if (!o?.name) return wrapResult<R>(await client.query(text, params as unknown[]));
-      return wrapResult<R>(await client.query({ text, values: params as unknown[], name: o.name }));
+      if (!o?.name) return wrapResult<R>(await inTurn(() => client.query(text, params as unknown[])));
+      return wrapResult<R>(await inTurn(() => client.query({ text, values: params as unknown[], name: o.name })));
     },
   };
 }
@@ -34,47 +58,53 @@ type Independent = NonNullable<Tx['independent']>;
 /** Notifications a transaction sent, delivered to this instance's listeners once it commits. */
 type Sent = [channel: string, payload: string][];
 
-function wrapTx(client: pg.PoolClient, independent: Independent, sent: Sent): Tx {
-  const q = clientQueryable(client);
+function wrapTx(q: Queryable, independent: Independent, sent: Sent): Tx {
   const self: Tx = {
     independent,
     query: q.query,
     async savepoint<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
       const name = `sp_${++savepointCounter}`;
       const mark = sent.length;
-      await client.query(`SAVEPOINT ${name}`);
+      await q.query(`SAVEPOINT ${name}`);
       try {
         const out = await fn(self);
-        await client.query(`RELEASE SAVEPOINT ${name}`);
+        await q.query(`RELEASE SAVEPOINT ${name}`);
         return out;
       } catch (e) {
-        await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        await q.query(`ROLLBACK TO SAVEPOINT ${name}`);
         // What the rolled-back part notified is not sent by PostgreSQL either.
         sent.length = mark;
         throw e;
       }
     },
     async notify(channel, payload) {
-      await client.query('SELECT pg_notify($1, $2)', [channel, payload]);
+      await q.query('SELECT pg_notify($1, $2)', [channel, payload]);
       sent.push([channel, payload]);
     },
   };
   return self;
 }
 
-/** BEGIN, the work, COMMIT on a pooled connection; ROLLBACK when the work fails. */
-async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, committed?: () => void): Promise<T> {
+/**
+ * BEGIN, the work, COMMIT on a pooled connection; ROLLBACK when the work fails. All go through the
+ * connection's one queue, so that a statement of the work still waiting its turn runs before the
+ * ROLLBACK, never after the connection went back to the pool.
+ */
+async function inTransaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>, committed?: () => void): Promise<T> {
   const client = await pool.connect();
+  let held = true;
+  const q = clientQueryable(client, () => held);
   try {
-    await client.query('BEGIN');
-    const out = await fn(client);
-    await client.query('COMMIT');
+    await q.query('BEGIN');
+    const out = await fn(q);
+    await q.query('COMMIT');
     committed?.();
     return out;
   } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
+    await q.query('ROLLBACK').catch(() => undefined);
     throw e;
   } finally {
+    held = false;
     client.release();
   }
 }
@@ -163,7 +193,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
       sidePool.on('error', () => undefined);
     }
     if (how?.oneStatement) return fn(clientQueryable(sidePool));
-    return inTransaction(sidePool, (client) => fn(clientQueryable(client)));
+    return inTransaction(sidePool, fn);
   };
   return {
     kind: 'pg',
@@ -177,7 +207,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
       const sent: Sent = [];
       return inTransaction(
         pool,
-        (client) => fn(wrapTx(client, independent, sent)),
+        (q) => fn(wrapTx(q, independent, sent)),
         () => {
           for (const [channel, payload] of sent) deliver(channel, payload);
         },
