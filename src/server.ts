@@ -35,6 +35,7 @@ import { LogFiles } from './logs/log-files.js';
 import { registerTaskRules } from './tasks/task-rules.js';
 import { registerServers } from './servers/server-controls.js';
 import { Readiness } from './health/readiness.js';
+import { openReadRouter } from './db/read-replicas/open-read-router.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -114,7 +115,8 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     for (const source of workflowCacheSources) caches.add(source);
     caches.add(identifiers.source());
     await caches.listen(db);
-    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles, readiness: new Readiness() } as Services;
+    const reads = await openReadRouter({ primary: db, urls: config.databaseReadUrls, poolSize: config.dbPoolSize, pollMs: config.replicaPollMs, getInt: (name, def) => sysConfig.getInt(name, def), log });
+    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles, readiness: new Readiness(), reads } as Services;
     const schedulers = new SchedulerRunner(services, config.schedulerTickMs);
     services.schedulers = schedulers;
     services.servers = new ServerRegistry();
@@ -147,6 +149,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         await auth.stop();
         await dictionary.close();
         await sysConfig.close();
+        await reads.close();
         await db.close();
         logFiles?.close();
       },

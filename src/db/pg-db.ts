@@ -82,6 +82,8 @@ async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Pr
 export interface PgOpenOptions {
   connectionString: string;
   max?: number;
+  /** How long a new connection may take before it fails (none by default). */
+  connectTimeoutMs?: number;
 }
 
 /** A PostgreSQL server through a connection pool; many service instances may share it. */
@@ -89,6 +91,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
+    ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
     types: typeParser,
     options: '-c TimeZone=UTC',
   });

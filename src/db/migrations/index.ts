@@ -38,6 +38,7 @@ import { addBuyingSeed } from '../../seed/buying-seed.js';
 import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
 import { addPricingSeed } from '../../seed/pricing-seed.js';
 import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
+import { addReadReplicaSettings } from '../../seed/read-replica-settings.js';
 
 export interface Migration {
   version: number;
@@ -508,6 +509,13 @@ export const migrations: Migration[] = [
     name: "the demo's opening stock: a completed physical inventory per warehouse with the transactions of what its storage holds",
     async up(tx) {
       await addOpeningStockCounts(tx);
+    },
+  },
+  {
+    version: 290,
+    name: 'read replicas: the SysConfig rows of the lag bound and the read-your-writes window',
+    async up(tx) {
+      await addReadReplicaSettings(tx);
     },
   },
 ];
