@@ -75,7 +75,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   const routes = collectRoutes(app);
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
-  rememberWrites(app, s.reads);
+  await rememberWrites(app, s.reads, s.db);
   registerQueryParameterCheck(app, parameterIgnorer(s));
   idempotentRetries(app, s.db, s.log);
   await authRoutes(app, s);

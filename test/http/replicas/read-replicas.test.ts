@@ -51,6 +51,8 @@ async function onStandby(cluster: StandbyCluster, sql: string): Promise<void> {
 describe('read replicas (DATABASE_READ_URL)', { skip: replicaTestsUnavailable() ?? false, timeout: 120_000 }, () => {
   let cluster: StandbyCluster;
   let server: TestServer;
+  /** A second instance on the same primary and replica. */
+  let second: TestServer;
   let replica: string;
   /** A session that writes, another that reads, and the least privileged demo role. */
   let writer: string;
@@ -81,8 +83,9 @@ describe('read replicas (DATABASE_READ_URL)', { skip: replicaTestsUnavailable() 
     }
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-test-'));
     const env = { ...process.env, PORT: '0', HOST: '127.0.0.1', DICTUM_DATA_DIR: dataDir, DATABASE_URL: cluster.primaryUrl, DATABASE_READ_URL: cluster.standbyUrl, DICTUM_REPLICA_POLL_MS: '200', METRICS_KEY: '', DB_POOL_SIZE: '3' };
-    const running = await startServer({ ...loadConfig(env), cacheDir }, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
-    server = asTestServer(running, async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const start = () => startServer({ ...loadConfig(env), cacheDir }, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+    server = asTestServer(await start(), async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+    second = asTestServer(await start());
     writer = await login(server);
     reader = await login(server);
     user = await login(server, { userName: 'GardenUser', password: 'GardenUser', roleId: 103 });
@@ -90,6 +93,7 @@ describe('read replicas (DATABASE_READ_URL)', { skip: replicaTestsUnavailable() 
   });
 
   after(async () => {
+    await second?.close();
     await server?.close();
     await cluster?.close();
   });
@@ -123,9 +127,13 @@ describe('read replicas (DATABASE_READ_URL)', { skip: replicaTestsUnavailable() 
     const written = Date.now();
     const own = await routed(() => server.request('GET', `/api/v1/models/c_bpartner/${partnerId}`, { token: writer }));
     assert.deepEqual(own, { status: 200, to: 'primary' });
+    // Another instance heard of the write: the session's read there keeps to the primary too (the paused replica would answer 404).
+    const elsewhere = await second.request('GET', `/api/v1/models/c_bpartner/${partnerId}`, { token: writer });
+    assert.equal(elsewhere.status, 200, 'read-your-writes on another instance');
     const other = await routed(() => server.request('GET', `/api/v1/models/c_bpartner/${partnerId}`, { token: reader }));
     assert.ok(Date.now() - written < MAX_LAG_MS, 'still within the lag bound');
     assert.deepEqual(other, { status: 404, to: 'replica' }, 'another session reads the replica, which has not replayed the write yet');
+    assert.equal((await second.request('GET', `/api/v1/models/c_bpartner/${partnerId}`, { token: reader })).status, 404, 'so it does on the other instance');
     // Past the window, the writer's reads still stay on the primary: the replica does not hold its write.
     await sleep(WRITE_WINDOW_MS + 200 - (Date.now() - written));
     const later = await routed(() => server.request('GET', `/api/v1/models/c_bpartner/${partnerId}`, { token: writer }));
