@@ -80,7 +80,13 @@ export class ReadRouter {
 
   constructor(o: ReadRouterOptions) {
     this.#primary = o.primary;
-    this.#primaryReads = { query: (t, p, qo) => o.primary.query(t, p, qo), connection: (fn) => o.primary.connection(fn), transaction: transactionOn(o.primary) };
+    this.#primaryReads = {
+      query: (t, p, qo) => o.primary.query(t, p, qo),
+      // The embedded database's cheaper way to read bytes stays available.
+      ...(o.primary.readBytea ? { readBytea: o.primary.readBytea.bind(o.primary) } : {}),
+      connection: (fn) => o.primary.connection(fn),
+      transaction: transactionOn(o.primary),
+    };
     this.#replicas = o.replicas.map((r) => ({ name: replicaName(r.url), db: r.db, healthy: false, caughtUpAt: null }));
     this.#pollMs = o.pollMs;
     this.#rulesOf = o.rules;
