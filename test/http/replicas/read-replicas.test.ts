@@ -108,6 +108,13 @@ describe('read replicas (DATABASE_READ_URL)', { skip: replicaTestsUnavailable() 
     assert.deepEqual(byId, { status: 200, to: 'replica' });
   });
 
+  it('serves views, references, chart data and info window pages from the replica', async () => {
+    for (const url of ['/api/v1/views/businessPartners?$top=3', '/api/v1/references/152', '/api/v1/charts/50000/data', '/api/v1/infos/product-info']) {
+      const r = await routed(() => server.request('GET', url, { token: reader }));
+      assert.deepEqual(r, { status: 200, to: 'replica' }, url);
+    }
+  });
+
   it('answers a bad read on the replica with a 400, not a retry on the primary', async () => {
     const before = (await metrics(server)).get('dictum_db_replica_read_retries_total') ?? 0;
     const r = await server.request('GET', "/api/v1/models/c_bpartner?$filter=Name eq 'x' and", { token: user });
