@@ -84,6 +84,8 @@ export interface PgOpenOptions {
   max?: number;
   /** How long a new connection may take before it fails (none by default). */
   connectTimeoutMs?: number;
+  /** The name the server shows for these connections (pg_stat_activity.application_name). */
+  applicationName?: string;
 }
 
 /** A PostgreSQL server through a connection pool; many service instances may share it. */
@@ -92,6 +94,7 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
     connectionString: options.connectionString,
     max: options.max ?? 10,
     ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
     types: typeParser,
     options: '-c TimeZone=UTC',
   });

@@ -12,6 +12,9 @@ export interface ReadRouterSetup {
   log?: Pick<Logger, 'info' | 'warn'>;
 }
 
+/** How the replicas' pg_stat_activity names the connections of these pools. */
+export const REPLICA_APPLICATION_NAME = 'dictum-read';
+
 /** How long a read waits for a connection to a replica before the replica counts as failed. */
 const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 
@@ -24,7 +27,7 @@ export async function openReadRouter(o: ReadRouterSetup): Promise<ReadRouter> {
   const replicas = [];
   if (o.primary.kind === 'pg') {
     const { openPg } = await import('../pg-db.js');
-    for (const url of o.urls) replicas.push({ url, db: await openPg({ connectionString: url, max: o.poolSize, connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS }) });
+    for (const url of o.urls) replicas.push({ url, db: await openPg({ connectionString: url, max: o.poolSize, connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS, applicationName: REPLICA_APPLICATION_NAME }) });
   }
   const rules = async () => ({
     maxLagMs: Math.max(0, await o.getInt(MAX_LAG_KEY, DEFAULT_RULES.maxLagMs)),

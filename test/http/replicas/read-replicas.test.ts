@@ -9,6 +9,7 @@ import { loadConfig } from '../../../src/config.js';
 import { startServer } from '../../../src/server.js';
 import { MAX_LAG_KEY, WRITE_WINDOW_KEY } from '../../../src/db/read-replicas/read-router.js';
 import { replicaName } from '../../../src/db/read-replicas/read-urls.js';
+import { REPLICA_APPLICATION_NAME } from '../../../src/db/read-replicas/open-read-router.js';
 import { cacheDir } from '../../helpers/database.js';
 import { asTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
@@ -38,11 +39,11 @@ async function until(check: () => Promise<boolean>, what: string, ms = 10_000): 
   }
 }
 
-async function onStandby(cluster: StandbyCluster, sql: string): Promise<void> {
+async function onStandby(cluster: StandbyCluster, sql: string, params: unknown[] = []): Promise<Array<Record<string, any>>> {
   const c = cluster.standby();
   await c.connect();
   try {
-    await c.query(sql);
+    return (await c.query(sql, params)).rows;
   } finally {
     await c.end();
   }
@@ -106,6 +107,8 @@ describe('read replicas (DATABASE_READ_URL)', { skip: replicaTestsUnavailable() 
     for (const r of page.body.records) assert.equal(r.AD_Client_ID.id, 11, 'only the caller client\'s partners');
     const byId = await routed(() => server.request('GET', `/api/v1/models/c_bpartner/${page.body.records[0].id}`, { token: user }));
     assert.deepEqual(byId, { status: 200, to: 'replica' });
+    const [activity] = await onStandby(cluster, 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [REPLICA_APPLICATION_NAME]);
+    assert.ok(activity!.n > 0, 'the standby shows the read connections');
   });
 
   it('serves views, references, chart data and info window pages from the replica', async () => {
