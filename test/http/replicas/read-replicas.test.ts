@@ -77,8 +77,11 @@ describe('read replicas (DATABASE_READ_URL)', { skip: replicaTestsUnavailable() 
     const primary = new pg.Client({ connectionString: cluster.primaryUrl });
     await primary.connect();
     try {
-      await primary.query('UPDATE ad_sysconfig SET value = $2 WHERE name = $1 AND ad_client_id = 0', [MAX_LAG_KEY, String(MAX_LAG_MS)]);
-      await primary.query('UPDATE ad_sysconfig SET value = $2 WHERE name = $1 AND ad_client_id = 0', [WRITE_WINDOW_KEY, String(WRITE_WINDOW_MS)]);
+      // The rows the migration added, at system level.
+      for (const [key, value] of [[MAX_LAG_KEY, MAX_LAG_MS], [WRITE_WINDOW_KEY, WRITE_WINDOW_MS]] as const) {
+        const set = await primary.query(`UPDATE ad_sysconfig SET value = $2 WHERE name = $1 AND ad_client_id = 0 AND ad_org_id = 0 AND configurationlevel = 'S'`, [key, String(value)]);
+        assert.equal(set.rowCount, 1, key);
+      }
     } finally {
       await primary.end();
     }
