@@ -41,9 +41,10 @@ export async function chartRoutes(app: FastifyInstance, s: Services): Promise<vo
     const filter = (req.query as Query).$filter;
     const { rows } = await readDictionaryRecords(rc, s.dictionary.current.byName.get('ad_chart')!, { ...(typeof filter === 'string' ? { filter } : {}), orderBy: ['Name'] });
     const charts = [];
+    const reads = staleReads(s, req);
     for (const row of rows) {
       const chart = chartDef(row, await sourcesOf(rc.q, Number(row.ad_chart_id)));
-      charts.push(chartJson(chart, await chartPoints(staleReads(s, req), rc.dict, rc.auth, chart)));
+      charts.push(chartJson(chart, await chartPoints(reads, rc.dict, rc.auth, chart)));
     }
     return { charts };
   });
