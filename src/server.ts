@@ -117,7 +117,7 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     for (const source of workflowCacheSources) caches.add(source);
     caches.add(identifiers.source());
     await caches.listen(db);
-    const router = await openReadRouter({ primary: db, urls: config.databaseReadUrls, poolSize: config.dbPoolSize, pollMs: config.replicaPollMs, getInt: (name, def) => sysConfig.getInt(name, def), log });
+    const router = await openReadRouter({ primary: db, primaryUrl: config.databaseUrl, urls: config.databaseReadUrls, poolSize: config.dbPoolSize, pollMs: config.replicaPollMs, getInt: (name, def) => sysConfig.getInt(name, def), log });
     // Closed with the database if the rest of the start fails.
     reads = router;
     const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles, readiness: new Readiness(), reads: router } as Services;

@@ -28,6 +28,7 @@ export interface ReplicaState {
 interface Replica {
   name: string;
   db: Db;
+  probe: Queryable;
   healthy: boolean;
   caughtUpAt: number | null;
 }
@@ -36,6 +37,11 @@ export interface ReadRouterOptions {
   primary: Db;
   /** The replicas' databases, by URL (opened by the caller, closed by the router). */
   replicas: Array<{ url: string; db: Db }>;
+  /**
+   * Where the checks read the positions, when not from the pools above: connections of their own
+   * keep a check from queueing behind busy reads (and a replica from looking failed for it).
+   */
+  probes?: { primary: Queryable; replicas: Queryable[]; close(): Promise<void> };
   pollMs: number;
   /** The routing rules as they stand now (SysConfig); read at every check. */
   rules: () => Promise<RoutingRules>;
@@ -61,7 +67,8 @@ function withinMs<T>(work: Promise<T>, ms: number): Promise<T> {
  * A read that fails on a replica because of the replica runs again on the primary.
  */
 export class ReadRouter {
-  readonly #primary: Db;
+  readonly #primaryProbe: Queryable;
+  readonly #closeProbes: () => Promise<void>;
   readonly #primaryReads: ReadDb;
   readonly #replicas: Replica[];
   readonly #pollMs: number;
@@ -79,7 +86,8 @@ export class ReadRouter {
   retried = 0;
 
   constructor(o: ReadRouterOptions) {
-    this.#primary = o.primary;
+    this.#primaryProbe = o.probes?.primary ?? o.primary;
+    this.#closeProbes = o.probes ? () => o.probes!.close() : async () => undefined;
     this.#primaryReads = {
       query: (t, p, qo) => o.primary.query(t, p, qo),
       // The embedded database's cheaper way to read bytes stays available.
@@ -87,7 +95,7 @@ export class ReadRouter {
       connection: (fn) => o.primary.connection(fn),
       transaction: transactionOn(o.primary),
     };
-    this.#replicas = o.replicas.map((r) => ({ name: replicaName(r.url), db: r.db, healthy: false, caughtUpAt: null }));
+    this.#replicas = o.replicas.map((r, i) => ({ name: replicaName(r.url), db: r.db, probe: o.probes?.replicas[i] ?? r.db, healthy: false, caughtUpAt: null }));
     this.#pollMs = o.pollMs;
     this.#rulesOf = o.rules;
     this.#log = o.log;
@@ -120,7 +128,7 @@ export class ReadRouter {
     const limit = Math.max(1_000, this.#pollMs * 2);
     const at = Date.now();
     try {
-      const { rows } = await withinMs(this.#primary.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn'), limit);
+      const { rows } = await withinMs(this.#primaryProbe.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn'), limit);
       const lsn = lsnBytes(rows[0]?.lsn);
       if (lsn !== null) this.#samples.push({ at, lsn });
     } catch {
@@ -138,7 +146,7 @@ export class ReadRouter {
   async #checkReplica(r: Replica, limit: number): Promise<void> {
     const wasIn = inService(r, Date.now(), this.#rules);
     try {
-      const { rows } = await withinMs(r.db.query<{ standby: boolean; lsn: string | null }>(REPLAY_SQL), limit);
+      const { rows } = await withinMs(r.probe.query<{ standby: boolean; lsn: string | null }>(REPLAY_SQL), limit);
       const replayed = lsnBytes(rows[0]?.lsn);
       // A promoted replica (not in recovery) follows a timeline of its own: it serves no read of this primary.
       r.healthy = rows[0]?.standby === true && replayed !== null;
@@ -210,5 +218,6 @@ export class ReadRouter {
     if (this.#timer) clearTimeout(this.#timer);
     await this.#checking?.catch(() => undefined);
     await Promise.all(this.#replicas.map((r) => r.db.close().catch(() => undefined)));
+    await this.#closeProbes().catch(() => undefined);
   }
 }
