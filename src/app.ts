@@ -1,5 +1,6 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { healthRoutes } from './health/routes.js';
+import { rememberWrites } from './http/read-your-writes.js';
 import { registerErrorHandlers } from './http/errors.js';
 import { readJsonBodies } from './http/json-body.js';
 import { parameterIgnorer, registerQueryParameterCheck } from './http/query-parameters.js';
@@ -74,6 +75,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   const routes = collectRoutes(app);
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
+  await rememberWrites(app, s.reads, s.db);
   registerQueryParameterCheck(app, parameterIgnorer(s));
   idempotentRetries(app, s.db, s.log);
   await authRoutes(app, s);

@@ -1,10 +1,15 @@
 import path from 'node:path';
+import { parseReadUrls } from './db/read-replicas/read-urls.js';
 
 /** Typed configuration from environment variables, validated once at start. */
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** Streaming replicas that serve reads which may be a little stale (DATABASE_READ_URL, comma separated). */
+  databaseReadUrls: string[];
+  /** How often the replicas' replay position is compared with the primary's (DICTUM_REPLICA_POLL_MS). */
+  replicaPollMs: number;
   dataDir: string;
   cacheDir: string;
   logLevel: string;
@@ -126,6 +131,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 8080, 0, 65535),
     host: env.HOST ?? '0.0.0.0',
     databaseUrl,
+    databaseReadUrls: parseReadUrls(env.DATABASE_READ_URL, databaseUrl),
+    replicaPollMs: int(env, 'DICTUM_REPLICA_POLL_MS', 500, 50, 60_000),
     dataDir,
     cacheDir: path.resolve(env.DICTUM_CACHE_DIR ?? path.join(path.dirname(dataDir), '.cache')),
     logLevel,

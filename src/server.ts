@@ -35,6 +35,8 @@ import { LogFiles } from './logs/log-files.js';
 import { registerTaskRules } from './tasks/task-rules.js';
 import { registerServers } from './servers/server-controls.js';
 import { Readiness } from './health/readiness.js';
+import { openReadRouter } from './db/read-replicas/open-read-router.js';
+import type { ReadRouter } from './db/read-replicas/read-router.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -82,6 +84,7 @@ function advertisedUrl(host: string, url: string, port: number): string {
 /** Opens the database, loads the dictionary and serves the API; close() undoes it all. */
 export async function startServer(config: Config, log: Logger = createLogger(config), logFiles: LogFiles | null = null): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, waitMs: config.dbWaitMs, log });
+  let reads: ReadRouter | null = null;
   try {
     const identifiers = new IdentifierCache(db);
     const dictionary = await DictionaryCache.open(db, { cacheDir: config.cacheDir, onLoad: (d) => identifiers.adopt(d) });
@@ -114,7 +117,10 @@ export async function startServer(config: Config, log: Logger = createLogger(con
     for (const source of workflowCacheSources) caches.add(source);
     caches.add(identifiers.source());
     await caches.listen(db);
-    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles, readiness: new Readiness() } as Services;
+    const router = await openReadRouter({ primary: db, primaryUrl: config.databaseUrl, urls: config.databaseReadUrls, poolSize: config.dbPoolSize, pollMs: config.replicaPollMs, getInt: (name, def) => sysConfig.getInt(name, def), log });
+    // Closed with the database if the rest of the start fails.
+    reads = router;
+    const services = { config, db, dictionary, sysConfig, events, log, auth, queue, nodes, runtime, caches, logFiles, readiness: new Readiness(), reads: router } as Services;
     const schedulers = new SchedulerRunner(services, config.schedulerTickMs);
     services.schedulers = schedulers;
     services.servers = new ServerRegistry();
@@ -147,11 +153,13 @@ export async function startServer(config: Config, log: Logger = createLogger(con
         await auth.stop();
         await dictionary.close();
         await sysConfig.close();
+        await router.close();
         await db.close();
         logFiles?.close();
       },
     };
   } catch (e) {
+    await reads?.close();
     await db.close();
     throw e;
   }

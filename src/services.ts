@@ -13,6 +13,7 @@ import type { SchedulerRunner } from './schedulers/scheduler-runner.js';
 import type { ServerRegistry } from './servers/server-registry.js';
 import type { LogFiles } from './logs/log-files.js';
 import type { Readiness } from './health/readiness.js';
+import type { ReadRouter } from './db/read-replicas/read-router.js';
 
 /** What every capability may use: configuration, the database, the dictionary, SysConfig, events. */
 export interface Services {
@@ -39,4 +40,6 @@ export interface Services {
   logFiles: LogFiles | null;
   /** Whether this instance takes new requests (not while it drains). */
   readiness: Readiness;
+  /** Where reads that may be a little stale run: the read replicas of DATABASE_READ_URL, else the primary. */
+  reads: ReadRouter;
 }

@@ -1,7 +1,8 @@
 import type { AuthContext } from '../auth/context.js';
 import { readPredicate } from '../access/access.js';
 import { SqlBuilder } from '../db/sql.js';
-import type { Db, Queryable } from '../db/types.js';
+import type { Queryable } from '../db/types.js';
+import type { ReadDb } from '../db/read-replicas/read-router.js';
 import type { Dictionary } from '../dictionary/model.js';
 import { bindContext } from '../sql-fragments/context-variables.js';
 import { checkFragment, fromTables } from '../sql-fragments/fragment-check.js';
@@ -118,9 +119,9 @@ export function datasourceStatement(dict: Dictionary, auth: AuthContext, chart: 
 }
 
 /** Every datasource's values, read-only and within a time limit. */
-export async function chartPoints(db: Db, dict: Dictionary, auth: AuthContext, chart: ChartDef): Promise<ChartPoint[]> {
+export async function chartPoints(db: Pick<ReadDb, 'transaction'>, dict: Dictionary, auth: AuthContext, chart: ChartDef): Promise<ChartPoint[]> {
   const statements = chart.sources.map((s) => datasourceStatement(dict, auth, chart, s));
-  return db.tx(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.query('SET TRANSACTION READ ONLY');
     await tx.query('SET LOCAL statement_timeout = 60000');
     const out: ChartPoint[] = [];

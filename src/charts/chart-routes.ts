@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 import { badRequest, notFound } from '../errors.js';
-import { readContext } from '../records/http/models-routes.js';
+import { readContext, staleReads } from '../records/http/models-routes.js';
 import { readDictionaryRecords } from '../read-services/dictionary-records.js';
 import type { ReadContext } from '../records/read/read-context.js';
 import { chartDef, chartPoints, loadChart, sourcesOf, type ChartDef } from './chart-data.js';
@@ -41,9 +41,10 @@ export async function chartRoutes(app: FastifyInstance, s: Services): Promise<vo
     const filter = (req.query as Query).$filter;
     const { rows } = await readDictionaryRecords(rc, s.dictionary.current.byName.get('ad_chart')!, { ...(typeof filter === 'string' ? { filter } : {}), orderBy: ['Name'] });
     const charts = [];
+    const reads = staleReads(s, req);
     for (const row of rows) {
       const chart = chartDef(row, await sourcesOf(rc.q, Number(row.ad_chart_id)));
-      charts.push(chartJson(chart, await chartPoints(s.db, rc.dict, rc.auth, chart)));
+      charts.push(chartJson(chart, await chartPoints(reads, rc.dict, rc.auth, chart)));
     }
     return { charts };
   });
@@ -51,7 +52,7 @@ export async function chartRoutes(app: FastifyInstance, s: Services): Promise<vo
   app.get<Params>('/api/v1/charts/:id/data', async (req) => {
     const rc = readContext(s, req);
     const chart = await chartOf(rc, req.params.id);
-    return chartJson(chart, await chartPoints(s.db, rc.dict, rc.auth, chart));
+    return chartJson(chart, await chartPoints(staleReads(s, req), rc.dict, rc.auth, chart));
   });
 
   app.get<Params>('/api/v1/charts/:id', { config: { queryParameters: ['height', 'width', 'json', 'locale'] } }, async (req, reply) => {
@@ -60,7 +61,7 @@ export async function chartRoutes(app: FastifyInstance, s: Services): Promise<vo
     const chart = await chartOf(rc, req.params.id);
     const height = chartSide(query.height, chart.winHeight, 'height');
     const width = chartSide(query.width, chart.winHeight, 'width');
-    const png = await renderChart(chart, await chartPoints(s.db, rc.dict, rc.auth, chart), width, height);
+    const png = await renderChart(chart, await chartPoints(staleReads(s, req), rc.dict, rc.auth, chart), width, height);
     if (query.json !== undefined) return { data: png.toString('base64') };
     reply.type('image/png');
     return png;

@@ -112,6 +112,10 @@ async function inTransaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>,
 export interface PgOpenOptions {
   connectionString: string;
   max?: number;
+  /** How long a new connection may take before it fails (none by default). */
+  connectTimeoutMs?: number;
+  /** The name the server shows for these connections (pg_stat_activity.application_name). */
+  applicationName?: string;
 }
 
 /** A PostgreSQL server through a connection pool; many service instances may share it. */
@@ -119,6 +123,8 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max ?? 10,
+    ...(options.connectTimeoutMs ? { connectionTimeoutMillis: options.connectTimeoutMs } : {}),
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
     types: typeParser,
     options: '-c TimeZone=UTC',
   });

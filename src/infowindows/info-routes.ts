@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.js';
 import { badRequest } from '../errors.js';
-import { readContext } from '../records/http/models-routes.js';
+import { readContext, staleReads } from '../records/http/models-routes.js';
+import type { ReadDb } from '../db/read-replicas/read-router.js';
 import { parseOrderBy } from '../records/query/orderby-parser.js';
 import type { ReadContext } from '../records/read/read-context.js';
 import { readDictionaryRecords } from '../read-services/dictionary-records.js';
@@ -28,7 +29,7 @@ function pageNumber(v: unknown): number {
 }
 
 /** One page of an info window's records, in a read-only transaction with a time limit. */
-async function infoPage(s: Services, rc: ReadContext, w: InfoWindowDef, query: Query): Promise<{ records: unknown[]; rowCount: number; page: number; hasNext: boolean }> {
+async function infoPage(reads: ReadDb, rc: ReadContext, w: InfoWindowDef, query: Query): Promise<{ records: unknown[]; rowCount: number; page: number; hasNext: boolean }> {
   const orderText = text(query.$orderBy ?? query.$orderby);
   const page = pageNumber(query.$page_no);
   const plan = planInfoQuery(rc.dict, rc.auth, w, {
@@ -37,7 +38,7 @@ async function infoPage(s: Services, rc: ReadContext, w: InfoWindowDef, query: Q
     page,
     pageSize: INFO_PAGE_SIZE,
   });
-  return s.db.tx(async (tx) => {
+  return reads.transaction(async (tx) => {
     // The window's SQL comes from the dictionary; the transaction still cannot write whatever it says.
     await tx.query('SET TRANSACTION READ ONLY');
     await tx.query(`SET LOCAL statement_timeout = ${QUERY_TIMEOUT_MS}`);
@@ -64,7 +65,7 @@ export async function infoWindowRoutes(app: FastifyInstance, s: Services): Promi
   app.get<Slug>('/api/v1/infos/:slug', { config: { queryParameters: ['$parameters', '$orderby', '$page_no', 'locale'] } }, async (req, reply: FastifyReply) => {
     const rc = readContext(s, req);
     const w = await windowOf(req, rc);
-    const result = await infoPage(s, rc, w, req.query as Query);
+    const result = await infoPage(staleReads(s, req), rc, w, req.query as Query);
     reply.header('X-Array-Count', result.records.length);
     reply.header('X-Page', result.page);
     reply.header('X-Per-Page', INFO_PAGE_SIZE);

@@ -1,6 +1,8 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Services } from '../services.js';
 import { webhookDispatcher } from '../webhooks/register.js';
+import { readReplicaMetrics } from './replica-metrics.js';
+import { mirrorCounter } from './mirror-counter.js';
 
 /** Seconds; from a cached read by id to a large report. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -19,11 +21,6 @@ function withTimeout<T>(work: Promise<T>): Promise<T> {
   ]);
 }
 
-/** A counter kept elsewhere (a running total of this instance), shown as it stands at each scrape. */
-function mirrorCounter(counter: Counter<string>, values: Array<[Record<string, string>, number]>): void {
-  counter.reset();
-  for (const [labels, value] of values) counter.inc(labels, value);
-}
 
 /**
  * The figures /metrics shows, in a registry of this instance's own: HTTP requests by route pattern
@@ -49,6 +46,7 @@ export class ServiceMetrics {
       registers,
     });
     this.#databasePool(s, registers);
+    readReplicaMetrics(s.reads, registers);
     this.#queue(s, registers);
     this.#webhooks(s, registers);
     this.#schedulers(s, registers);

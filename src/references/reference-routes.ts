@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
-import { readContext } from '../records/http/models-routes.js';
+import { readContext, staleReads } from '../records/http/models-routes.js';
 import { findReference } from './find-reference.js';
 import { readReference } from './reference-read.js';
 
@@ -8,7 +8,7 @@ import { readReference } from './reference-read.js';
 export async function referenceRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const handler = async (req: { params: { id: string } } & Parameters<typeof readContext>[1]) => {
     const rc = readContext(s, req);
-    return s.db.connection(async (q) => readReference({ ...rc, q }, await findReference(q, req.params.id)));
+    return staleReads(s, req).connection(async (q) => readReference({ ...rc, q }, await findReference(q, req.params.id)));
   };
   app.get<{ Params: { id: string } }>('/api/v1/references/:id', (req) => handler(req));
   app.get<{ Params: { id: string } }>('/api/v1/reference/:id', (req) => handler(req));

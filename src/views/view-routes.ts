@@ -12,6 +12,7 @@ import { columnValue, type Json, type JsonObject } from '../records/serialize.js
 import { deleteRecord, insertRecord, updateRecord } from '../records/write/persist.js';
 import { createWriteContext } from '../records/write/write-context.js';
 import type { Services } from '../services.js';
+import { staleReads } from '../records/http/models-routes.js';
 import { loadViews, viewByName, visibleViews, type RestView, type ViewColumn } from './view-model.js';
 import { fromViewBody, mapExpand, mapFilter, mapOrder, mapSelect, propertyColumn, rewriteViewQuery, setPath, toViewRecord } from './view-mapping.js';
 
@@ -112,7 +113,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
   app.get<{ Params: P }>('/api/v1/views/:view', async (req, reply) => {
     const { rc, views, view } = await target(req);
     const o = viewReadOptions(views, view, await options(req, view));
-    const result = await s.db.connection((q) => listRecords({ ...rc, q }, view.table, o, viewScope(view)));
+    const result = await staleReads(s, req).connection((q) => listRecords({ ...rc, q }, view.table, o, viewScope(view)));
     const records = result.json ? (JSON.parse(`[${result.json.pieces.join('')}]`) as JsonObject[]) : result.records;
     const pageCount = o.top > 0 ? Math.ceil(result.rowCount / o.top) : 0;
     reply.header('X-Page-Count', pageCount).header('X-Records-Size', o.top).header('X-Skip-Records', o.skip).header('X-Row-Count', result.rowCount).header('X-Array-Count', records.length);

@@ -27,11 +27,16 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const files = env.DICTUM_LOG_DIR ? openLogFiles(config) : null;
   const log = files ? createLogger(config, files, false) : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const server = await startServer(config, log, files);
+  return asTestServer(server, () => fresh.drop());
+}
+
+/** A running server with the tests' request helper; closing it also runs `cleanUp`. */
+export function asTestServer(server: RunningServer, cleanUp: () => Promise<void> = async () => undefined): TestServer {
   return {
     ...server,
     async close() {
       await server.close();
-      await fresh.drop();
+      await cleanUp();
     },
     async request(method, path, options = {}) {
       const headers: Record<string, string> = { ...(options.headers ?? {}) };

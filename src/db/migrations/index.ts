@@ -17,6 +17,7 @@ import { foundationMigrations } from './foundation.js';
 import type { Migration } from './migration.js';
 import { addLotsSeed } from '../../seed/lots-seed.js';
 import { addAttributeUseTable } from '../../seed/attribute-use-seed.js';
+import { addReadReplicaSettings } from '../../seed/read-replica-settings.js';
 
 export type { Migration } from './migration.js';
 
@@ -168,6 +169,13 @@ export const migrations: Migration[] = [
     name: "the demo's opening stock: a completed physical inventory per warehouse with the transactions of what its storage holds",
     async up(tx) {
       await addOpeningStockCounts(tx);
+    },
+  },
+  {
+    version: 290,
+    name: 'read replicas: the SysConfig rows of the lag bound and the read-your-writes window',
+    async up(tx) {
+      await addReadReplicaSettings(tx);
     },
   },
 ];

@@ -5,6 +5,9 @@ import { badRequest } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { parseReadOptions } from '../read/read-options.js';
 import type { ReadContext } from '../read/read-context.js';
+import type { Queryable } from '../../db/types.js';
+import type { ReadDb } from '../../db/read-replicas/read-router.js';
+import { sessionKey } from '../../http/read-your-writes.js';
 import { getRecord, getRecordJson, getRecordProperty, listRecords } from '../read/reader.js';
 import type { JsonObject } from '../serialize.js';
 import { comparesTextBytewise } from '../read/statements.js';
@@ -16,9 +19,12 @@ import { entityTag, tagsName } from '../versions/row-version.js';
 
 type Params = { table: string; id: string; property: string };
 
-export function readContext(s: Services, req: FastifyRequest, prefixRange = false): ReadContext {
-  return { dict: s.dictionary.current, auth: req.auth, q: s.db, prefixRange };
+export function readContext(s: Services, req: FastifyRequest, prefixRange = false, q: Queryable = s.db): ReadContext {
+  return { dict: s.dictionary.current, auth: req.auth, q, prefixRange };
 }
+
+/** Where a request's reads that may be a little stale run (a read replica when one may serve the session). */
+export const staleReads = (s: Services, req: FastifyRequest): ReadDb => s.reads.for(sessionKey(req));
 
 async function queryLimits(s: Services, clientId: number): Promise<{ maxTop: number; separator: string }> {
   const maxTop = await s.sysConfig.getInt('REST_MAX_RECORDS_SIZE', 100, clientId);
@@ -91,7 +97,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     const o = await readOptions(req, reply, table);
     const rc = readContext(s, req, prefixRange);
     // The page, its count and any details are read on one connection, taken once.
-    const result = await s.db.connection((q) => listRecords({ ...rc, q }, table, o));
+    const result = await staleReads(s, req).connection((q) => listRecords({ ...rc, q }, table, o));
     const pageCount = o.top > 0 ? Math.ceil(result.rowCount / o.top) : 0;
     reply.header('X-Page-Count', pageCount);
     reply.header('X-Records-Size', o.top);
@@ -117,7 +123,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
   app.get<{ Params: Params }>('/api/v1/models/:table/:id', READS, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
     const o = await readOptions(req, reply, table);
-    const rc = readContext(s, req, prefixRange);
+    const rc = readContext(s, req, prefixRange, staleReads(s, req));
     const written = await getRecordJson(rc, table, req.params.id, o);
     if (written) {
       if (notModified(req, reply, written.version)) return reply.code(304).send();
@@ -131,6 +137,6 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
 
   app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', NONE, async (req) => {
     const table = tableFromPath(s, req.params.table);
-    return getRecordProperty(readContext(s, req, prefixRange), table, req.params.id, req.params.property);
+    return getRecordProperty(readContext(s, req, prefixRange, staleReads(s, req)), table, req.params.id, req.params.property);
   });
 }
