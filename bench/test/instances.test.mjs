@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseInstances, parseOptions } from '../lib/options.mjs';
+import { addRatios } from '../lib/instances.mjs';
+import { formatInstancesTable, otherCpu } from '../lib/instances-report.mjs';
+import { readMachineTicks } from '../lib/cpu.mjs';
+
+test('--instances takes distinct counts from 1 to 8, ascending; without it the main run is chosen', () => {
+  assert.deepEqual(parseOptions(['--instances', '3,1,2,2']).instances, [1, 2, 3]);
+  assert.deepEqual(parseOptions(['--instances=1,4']).instances, [1, 4]);
+  assert.equal(parseOptions([]).instances, null);
+  for (const bad of ['', '0,1', '1,9', '1,x', '1.5']) assert.throws(() => parseInstances(bad), /--instances takes/);
+  assert.throws(() => parseOptions(['--instances']), /needs a value/);
+});
+
+const run = (rps, cpu) => ({ rps, p50Ms: 12.5, p99Ms: 40, errors: 0, cpu });
+
+test('ratios are to the fewest instances measured; the table shows every party\'s CPU and the rest of the machine', () => {
+  const out = addRatios({
+    cpus: 2,
+    scenarios: {
+      byId: { title: 'read by id', connections: 32, runs: { 1: run(2000, { dictum: 0.9, postgres: 0.5, balancer: 0.1, loadGenerator: 0.1, machineBusy: 1 }), 2: run(2400, { dictum: 1.0, postgres: 0.6, balancer: 0.1, loadGenerator: 0.1, machineBusy: 1 }) } },
+      list: { title: 'list read', connections: 32, runs: { 2: run(300, { dictum: 0.3, postgres: 1.2, balancer: 0.02, loadGenerator: 0.02, machineBusy: 0.9 }), 3: run(150, { dictum: 0.2, postgres: 1.3, balancer: 0.01, loadGenerator: 0.01, machineBusy: null }) } },
+    },
+  });
+  assert.equal(out.scenarios.byId.runs[1].ratio, 1);
+  assert.equal(out.scenarios.byId.runs[2].ratio, 1.2);
+  assert.equal(out.scenarios.list.runs[3].ratio, 0.5);
+  const lines = formatInstancesTable(out).split('\n');
+  assert.equal(lines.length, 5);
+  assert.match(lines[0], /^scenario\s+N\s+req\/s\s+vs N=1\s+p50 ms\s+errors\s+Dictum CPU\s+PostgreSQL CPU\s+balancer CPU\s+wrk CPU\s+other CPU\s+machine busy$/);
+  assert.match(lines[1], /^read by id \(32 conn\)\s+1\s+2,000\s+1\.00x\s+12\.5\s+0\s+0\.90\s+0\.50\s+0\.10\s+0\.10\s+0\.40\s+100%$/);
+  assert.match(lines[2], /^\s+2\s+2,400\s+1\.20x/);
+  assert.match(lines[4], /^\s+3\s+150\s+0\.50x.*\s-\s+-$/);
+  assert.equal(otherCpu({ dictum: 1.5, postgres: 1, machineBusy: 1 }, 2), 0);
+});
+
+test('the machine\'s busy ticks leave out idle and iowait', () => {
+  const t = readMachineTicks('cpu  100 5 50 800 40 3 2 0 0 0\ncpu0 1 1 1 1 1 1 1 1 0 0\n');
+  assert.deepEqual(t, { busy: 160, total: 1000 });
+});
