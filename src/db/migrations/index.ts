@@ -5,6 +5,7 @@ import { AUTH_INDEXES } from '../../auth/indexes.js';
 import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
 import { addGlAccounts } from '../../seed/gl-accounts.js';
+import { keyDistributedTablesByClient } from '../../distribution/client-keys.js';
 import { addPeriodEndSeed } from '../../seed/gl-period-end.js';
 import { addBankAndCashDemo, addBankAndCashPrints } from '../../seed/bank-cash-demo.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
@@ -501,6 +502,13 @@ export const migrations: Migration[] = [
     name: 'pricing: the Create Price List process (103) run from a price list version, with its DeleteOld parameter and access',
     async up(tx) {
       await addPricingSeed(tx);
+    },
+  },
+  {
+    version: 292,
+    name: 'tables distributable by AD_Client_ID are keyed by (id, AD_Client_ID) and their UUID index by (UUID, AD_Client_ID), as a distributed PostgreSQL (Citus) requires',
+    async up(tx) {
+      await keyDistributedTablesByClient(tx);
     },
   },
   {
