@@ -159,7 +159,7 @@ async function instancesMain(opts, driver, databaseUrl) {
   const ctx = { opts, driver, workDir, tag: Date.now().toString(36) };
   const results = {
     generatedAt: new Date().toISOString(),
-    options: { rows: opts.rows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, threads: opts.threads, instances: opts.instances },
+    options: { rows: opts.rows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, threads: opts.threads, instances: opts.instances, rounds: opts.rounds },
     environment: { ...environment(driver, null), databaseTransport: socketDir(databaseUrl) ? `Unix socket ${socketDir(databaseUrl)}` : 'TCP' },
     database: databaseName(databaseUrl),
   };
@@ -177,7 +177,7 @@ async function instancesMain(opts, driver, databaseUrl) {
   fs.mkdirSync(path.dirname(INSTANCES_FILE), { recursive: true });
   fs.writeFileSync(INSTANCES_FILE, JSON.stringify(results, null, 2) + '\n');
   log('');
-  log(`Dictum on N instances, one PostgreSQL: ${opts.rows.toLocaleString('en-US')} partners, ${opts.connections} connections through a round-robin balancer, ${opts.duration} s per run, ${driver.name}; ${results.environment.cpus} x ${results.environment.cpuModel}; load average at start ${results.environment.loadAverageAtStart.join(' ')}`);
+  log(`Dictum on N instances, one PostgreSQL: ${opts.rows.toLocaleString('en-US')} partners, ${opts.connections} connections through a round-robin balancer, ${opts.rounds} round(s) of ${opts.duration} s per scenario and count, ${driver.name}; ${results.environment.cpus} x ${results.environment.cpuModel}; load average at start ${results.environment.loadAverageAtStart.join(' ')}`);
   log('CPU in cores (CPU seconds per second of the run); PostgreSQL: the backends of the benchmark database');
   log('');
   log(formatInstancesTable(results));

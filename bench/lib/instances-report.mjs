@@ -20,12 +20,12 @@ export function otherCpu(cpu, cores) {
 
 /** One row per scenario and instance count; CPU columns in cores (CPU seconds per second). */
 export function formatInstancesTable(out) {
-  const rows = [['scenario', 'N', 'req/s', 'vs N=1', 'p50 ms', 'errors', 'Dictum CPU', 'PostgreSQL CPU', 'balancer CPU', 'wrk CPU', 'other CPU', 'machine busy']];
+  const rows = [['scenario', 'N', 'req/s', 'each round', 'vs N=1', 'p50 ms', 'errors', 'Dictum CPU', 'PostgreSQL CPU', 'balancer CPU', 'wrk CPU', 'other CPU', 'machine busy']];
   for (const s of Object.values(out.scenarios)) {
     const ns = Object.keys(s.runs).map(Number).sort((a, b) => a - b);
     ns.forEach((n, i) => {
       const r = s.runs[n];
-      rows.push([i === 0 ? `${s.title} (${s.connections} conn)` : '', n, int(r.rps), ratio(r.ratio), ms(r.p50Ms), int(r.errors), cores(r.cpu.dictum), cores(r.cpu.postgres), cores(r.cpu.balancer), cores(r.cpu.loadGenerator), cores(otherCpu(r.cpu, out.cpus)), share(r.cpu.machineBusy)]);
+      rows.push([i === 0 ? `${s.title} (${s.connections} conn)` : '', n, int(r.rps), (r.roundsRps ?? []).map(int).join(' / '), ratio(r.ratio), ms(r.p50Ms), int(r.errors), cores(r.cpu.dictum), cores(r.cpu.postgres), cores(r.cpu.balancer), cores(r.cpu.loadGenerator), cores(otherCpu(r.cpu, out.cpus)), share(r.cpu.machineBusy)]);
     });
   }
   return layout(rows);

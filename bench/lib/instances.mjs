@@ -44,17 +44,20 @@ export async function backendPids(client, name) {
 }
 
 /**
- * Runs the scenarios at each N of opts.instances (ascending), starting instances as N grows.
- * `first` is the instance prepareDatabase started; startServer/stopServer start and stop more.
- * Returns {instances, scenarios: {key: {title, connections, runs: {N: figures}}}}.
+ * Runs the scenarios at each N of opts.instances behind a balancer of its own over the first N
+ * instances (all started first; idle ones wait). Each of opts.rounds rounds measures every
+ * scenario at every N back to back, so that the N compared meet the same moments of a shared
+ * machine whose load drifts. `first` is the instance prepareDatabase started.
+ * Returns {instances, rounds, scenarios: {key: {title, connections, runs: {N: figures}}}}.
  */
 export async function instancesPhase({ root, ctx, databaseUrl, first, startServer, stopServer, log }) {
   const { opts, driver, workDir } = ctx;
   const counts = [...opts.instances].sort((a, b) => a - b);
   const servers = [first];
+  const balancers = new Map();
   const meterClient = await connect(databaseUrl);
   const dbName = databaseName(databaseUrl);
-  const out = { instances: counts, connections: opts.connections, cpus: os.cpus().length, scenarios: {} };
+  const out = { instances: counts, rounds: opts.rounds, connections: opts.connections, cpus: os.cpus().length, scenarios: {} };
   try {
     const session = await loginSession(first.baseUrl);
     const lookups = await orderLookups((p) => getJson(first.baseUrl, p, session.token), session.userId);
@@ -65,19 +68,20 @@ export async function instancesPhase({ root, ctx, databaseUrl, first, startServe
     if (created) log(`  created ${created.toLocaleString('en-US')} orders through the service first, as a database in use holds`);
     // Every scenario runs at the same concurrency here (the order too), so that N instances have work to share.
     const descs = INSTANCE_SCENARIOS.filter((k) => !opts.only || opts.only.includes(k)).map((k) => ({ ...all.find((s) => s.key === k), connections: opts.connections }));
-    for (const d of descs) out.scenarios[d.key] = { title: d.title, connections: d.connections, runs: {} };
-    for (const n of counts) {
-      while (servers.length < n) {
-        const s = await startServer(databaseUrl);
-        log(`  instance ${servers.length + 1} up in ${(s.startMs / 1000).toFixed(1)} s (pid ${s.pid})`);
-        servers.push(s);
-      }
-      const active = servers.slice(0, n);
-      const balancer = await startBalancer(root, active);
-      log(`== ${n} instance${n > 1 ? 's' : ''} behind the balancer (${balancer.baseUrl})`);
-      try {
-        for (const desc of descs) {
-          const tag = `${ctx.tag}i${n}${desc.key}`;
+    while (servers.length < counts[counts.length - 1]) {
+      const s = await startServer(databaseUrl);
+      log(`  instance ${servers.length + 1} up in ${(s.startMs / 1000).toFixed(1)} s (pid ${s.pid})`);
+      servers.push(s);
+    }
+    for (const n of counts) balancers.set(n, await startBalancer(root, servers.slice(0, n)));
+    const measured = [];
+    for (let round = 1; round <= opts.rounds; round++) {
+      log(`== round ${round} of ${opts.rounds}`);
+      for (const desc of descs) {
+        for (const n of counts) {
+          const active = servers.slice(0, n);
+          const balancer = balancers.get(n);
+          const tag = `${ctx.tag}r${round}i${n}${desc.key}`;
           const args = { baseUrl: balancer.baseUrl, desc, token: session.token, connections: desc.connections, threads: opts.threads, workDir, seed: opts.seed };
           if (opts.warmup > 0) await driver.run({ ...args, seconds: opts.warmup, tag: `${tag}w` });
           for (const s of active) await waitIdle(s.pid);
@@ -88,26 +92,51 @@ export async function instancesPhase({ root, ctx, databaseUrl, first, startServe
           });
           const r = await driver.run({ ...args, seconds: opts.duration, tag });
           const cpu = await meter.stop();
-          const figures = {
-            rps: round(r.rps, 1),
-            p50Ms: round(r.p50, 3),
-            p99Ms: round(r.p99, 3),
-            errors: r.errors,
-            cpu: { dictum: round(cpu.dictum), postgres: round(cpu.postgres), balancer: round(cpu.balancer), loadGenerator: cpu.loadGenerator === null ? null : round(cpu.loadGenerator), machineBusy: cpu.machineBusy === null ? null : round(cpu.machineBusy) },
-          };
-          out.scenarios[desc.key].runs[n] = figures;
-          log(`  ${desc.key.padEnd(20)} ${String(Math.round(r.rps)).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  errors ${r.errors}  CPU cores: Dictum ${figures.cpu.dictum}, PostgreSQL ${figures.cpu.postgres}, balancer ${figures.cpu.balancer}, wrk ${figures.cpu.loadGenerator}; machine ${Math.round((figures.cpu.machineBusy ?? 0) * 100)}% busy`);
+          measured.push({ key: desc.key, n, run: r, cpu });
+          log(`  ${desc.key.padEnd(20)} N=${n} ${String(Math.round(r.rps)).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  errors ${r.errors}  CPU cores: Dictum ${cpu.dictum.toFixed(2)}, PostgreSQL ${cpu.postgres.toFixed(2)}, balancer ${cpu.balancer.toFixed(2)}, wrk ${(cpu.loadGenerator ?? 0).toFixed(2)}; machine ${Math.round((cpu.machineBusy ?? 0) * 100)}% busy`);
         }
-      } finally {
-        await balancer.stop();
       }
     }
+    for (const d of descs) out.scenarios[d.key] = { title: d.title, connections: d.connections, runs: combineRuns(measured.filter((m) => m.key === d.key)) };
   } finally {
+    for (const b of balancers.values()) await b.stop();
     await meterClient.end();
     for (const s of servers.slice(1)) await stopServer(s);
   }
   addRatios(out);
   return out;
+}
+
+/**
+ * The measurements of one scenario ({n, run, cpu} each, rounds together) per instance count:
+ * requests over seconds of all rounds, the mean of each round's p50, the largest p99, errors
+ * summed, and each CPU figure weighted by its round's length.
+ */
+export function combineRuns(measured) {
+  const runs = {};
+  for (const n of [...new Set(measured.map((m) => m.n))].sort((a, b) => a - b)) {
+    const ms = measured.filter((m) => m.n === n);
+    const seconds = ms.reduce((a, m) => a + m.run.seconds, 0);
+    const cpuSeconds = ms.reduce((a, m) => a + m.cpu.seconds, 0);
+    const cpu = (name) => {
+      const known = ms.filter((m) => typeof m.cpu[name] === 'number');
+      if (!known.length) return null;
+      const secs = known.reduce((a, m) => a + m.cpu.seconds, 0);
+      return round(known.reduce((a, m) => a + m.cpu[name] * m.cpu.seconds, 0) / secs);
+    };
+    runs[n] = {
+      rounds: ms.length,
+      requests: ms.reduce((a, m) => a + m.run.requests, 0),
+      rps: round(ms.reduce((a, m) => a + m.run.requests, 0) / seconds, 1),
+      roundsRps: ms.map((m) => round(m.run.rps, 1)),
+      p50Ms: round(ms.reduce((a, m) => a + m.run.p50, 0) / ms.length, 3),
+      p99Ms: round(Math.max(...ms.map((m) => m.run.p99)), 3),
+      errors: ms.reduce((a, m) => a + m.run.errors, 0),
+      cpu: { dictum: cpu('dictum'), postgres: cpu('postgres'), balancer: cpu('balancer'), loadGenerator: cpu('loadGenerator'), machineBusy: cpu('machineBusy') },
+      cpuSeconds: round(cpuSeconds, 1),
+    };
+  }
+  return runs;
 }
 
 /** Each run's req/s as a ratio to the same scenario's run on the fewest instances measured. */

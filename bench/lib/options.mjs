@@ -27,10 +27,12 @@ measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/res
                       against each number of Dictum instances on the same database, behind a round-robin
                       balancer, with the CPU of the instances, PostgreSQL, the balancer and wrk; writes
                       bench/results/instances.json
+  --rounds N          with --instances: rounds, each measuring every scenario at every count back to back
+                      (default 2), so that the counts compared meet the same load of a shared machine
   --help              this text
 `;
 
-const NUMERIC = { rows: [1, 10_000_000], 'small-rows': [1, 1_000_000], duration: [1, 3600], warmup: [0, 600], connections: [1, 1000], threads: [1, 64], seed: [0, 2 ** 31 - 1] };
+const NUMERIC = { rounds: [1, 20], rows: [1, 10_000_000], 'small-rows': [1, 1_000_000], duration: [1, 3600], warmup: [0, 600], connections: [1, 1000], threads: [1, 64], seed: [0, 2 ** 31 - 1] };
 
 export function parseOptions(argv) {
   const o = {
@@ -49,6 +51,7 @@ export function parseOptions(argv) {
     loadGenerator: 'wrk',
     profileDir: null,
     instances: null,
+    rounds: 2,
     help: false,
   };
   const camel = (s) => s.replace(/-([a-z])/g, (_, c) => c.toUpperCase());

@@ -1,19 +1,22 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseInstances, parseOptions } from '../lib/options.mjs';
-import { addRatios } from '../lib/instances.mjs';
+import { addRatios, combineRuns } from '../lib/instances.mjs';
 import { formatInstancesTable, otherCpu } from '../lib/instances-report.mjs';
 import { readMachineTicks } from '../lib/cpu.mjs';
 
 test('--instances takes distinct counts from 1 to 8, ascending; without it the main run is chosen', () => {
   assert.deepEqual(parseOptions(['--instances', '3,1,2,2']).instances, [1, 2, 3]);
   assert.deepEqual(parseOptions(['--instances=1,4']).instances, [1, 4]);
+  assert.equal(parseOptions(['--instances', '1,2']).rounds, 2);
+  assert.equal(parseOptions(['--instances', '1,2', '--rounds', '3']).rounds, 3);
+  assert.throws(() => parseOptions(['--rounds', '0']), /--rounds takes an integer from 1 to 20/);
   assert.equal(parseOptions([]).instances, null);
   for (const bad of ['', '0,1', '1,9', '1,x', '1.5']) assert.throws(() => parseInstances(bad), /--instances takes/);
   assert.throws(() => parseOptions(['--instances']), /needs a value/);
 });
 
-const run = (rps, cpu) => ({ rps, p50Ms: 12.5, p99Ms: 40, errors: 0, cpu });
+const run = (rps, cpu) => ({ rps, roundsRps: [rps], p50Ms: 12.5, p99Ms: 40, errors: 0, cpu });
 
 test('ratios are to the fewest instances measured; the table shows every party\'s CPU and the rest of the machine', () => {
   const out = addRatios({
@@ -28,14 +31,35 @@ test('ratios are to the fewest instances measured; the table shows every party\'
   assert.equal(out.scenarios.list.runs[3].ratio, 0.5);
   const lines = formatInstancesTable(out).split('\n');
   assert.equal(lines.length, 5);
-  assert.match(lines[0], /^scenario\s+N\s+req\/s\s+vs N=1\s+p50 ms\s+errors\s+Dictum CPU\s+PostgreSQL CPU\s+balancer CPU\s+wrk CPU\s+other CPU\s+machine busy$/);
-  assert.match(lines[1], /^read by id \(32 conn\)\s+1\s+2,000\s+1\.00x\s+12\.5\s+0\s+0\.90\s+0\.50\s+0\.10\s+0\.10\s+0\.40\s+100%$/);
-  assert.match(lines[2], /^\s+2\s+2,400\s+1\.20x/);
-  assert.match(lines[4], /^\s+3\s+150\s+0\.50x.*\s-\s+-$/);
+  assert.match(lines[0], /^scenario\s+N\s+req\/s\s+each round\s+vs N=1\s+p50 ms\s+errors\s+Dictum CPU\s+PostgreSQL CPU\s+balancer CPU\s+wrk CPU\s+other CPU\s+machine busy$/);
+  assert.match(lines[1], /^read by id \(32 conn\)\s+1\s+2,000\s+2,000\s+1\.00x\s+12\.5\s+0\s+0\.90\s+0\.50\s+0\.10\s+0\.10\s+0\.40\s+100%$/);
+  assert.match(lines[2], /^\s+2\s+2,400\s+2,400\s+1\.20x/);
+  assert.match(lines[4], /^\s+3\s+150\s+150\s+0\.50x.*\s-\s+-$/);
   assert.equal(otherCpu({ dictum: 1.5, postgres: 1, machineBusy: 1 }, 2), 0);
 });
 
 test('the machine\'s busy ticks leave out idle and iowait', () => {
   const t = readMachineTicks('cpu  100 5 50 800 40 3 2 0 0 0\ncpu0 1 1 1 1 1 1 1 1 0 0\n');
   assert.deepEqual(t, { busy: 160, total: 1000 });
+});
+
+test('rounds combine into one figure per count: requests over seconds, CPU weighted by time', () => {
+  const m = (n, requests, seconds, p50, cpu) => ({ n, run: { requests, seconds, rps: requests / seconds, p50, p99: p50 * 3, errors: n === 2 ? 1 : 0 }, cpu: { seconds, ...cpu } });
+  const runs = combineRuns([
+    m(1, 1000, 5, 10, { dictum: 0.5, postgres: 0.2, balancer: 0.1, loadGenerator: 0.1, machineBusy: 1 }),
+    m(2, 1500, 5, 8, { dictum: 0.8, postgres: 0.3, balancer: 0.1, loadGenerator: 0.1, machineBusy: 1 }),
+    m(1, 2000, 10, 20, { dictum: 0.8, postgres: 0.5, balancer: 0.1, loadGenerator: null, machineBusy: 0.5 }),
+    m(2, 1500, 5, 12, { dictum: 1.0, postgres: 0.3, balancer: 0.1, loadGenerator: 0.1, machineBusy: 1 }),
+  ]);
+  assert.deepEqual(Object.keys(runs), ['1', '2']);
+  assert.equal(runs[1].rps, 200);
+  assert.deepEqual(runs[1].roundsRps, [200, 200]);
+  assert.equal(runs[1].p50Ms, 15);
+  assert.equal(runs[1].p99Ms, 60);
+  assert.equal(runs[1].cpu.dictum, 0.7);
+  assert.equal(runs[1].cpu.loadGenerator, 0.1);
+  assert.equal(runs[1].cpu.machineBusy, 0.67);
+  assert.equal(runs[2].rps, 300);
+  assert.equal(runs[2].errors, 2);
+  assert.equal(runs[2].cpu.dictum, 0.9);
 });
