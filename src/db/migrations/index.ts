@@ -6,6 +6,7 @@ import { addSeedReferences, addSeedTables } from '../../seed/add-tables.js';
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
 import { addGlAccounts } from '../../seed/gl-accounts.js';
 import { keyDistributedTablesByClient } from '../../distribution/client-keys.js';
+import { addClientToUniqueIndexes } from '../../distribution/client-unique-indexes.js';
 import { addPeriodEndSeed } from '../../seed/gl-period-end.js';
 import { addBankAndCashDemo, addBankAndCashPrints } from '../../seed/bank-cash-demo.js';
 import { readSeedData, readSeedDictionary } from '../../seed/dictionary-files.js';
@@ -509,6 +510,13 @@ export const migrations: Migration[] = [
     name: 'tables distributable by AD_Client_ID are keyed by (id, AD_Client_ID) and their UUID index by (UUID, AD_Client_ID), as a distributed PostgreSQL (Citus) requires',
     async up(tx) {
       await keyDistributedTablesByClient(tx);
+    },
+  },
+  {
+    version: 293,
+    name: 'the unique index of product prices per price list version and product ends with AD_Client_ID (AD_IndexColumn 1122000)',
+    async up(tx) {
+      await addClientToUniqueIndexes(tx);
     },
   },
   {
