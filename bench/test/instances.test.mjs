@@ -63,3 +63,35 @@ test('rounds combine into one figure per count: requests over seconds, CPU weigh
   assert.equal(runs[2].errors, 2);
   assert.equal(runs[2].cpu.dictum, 0.9);
 });
+
+test('the balancer hands each new connection to the next instance in turn', async () => {
+  const http = await import('node:http');
+  const path = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const { startBalancer } = await import('../lib/instances.mjs');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const servers = await Promise.all(['a', 'b'].map((name) => new Promise((resolve) => {
+    const s = http.createServer((req, res) => res.end(name));
+    s.listen(0, '127.0.0.1', () => resolve(s));
+  })));
+  const balancer = await startBalancer(root, servers.map((s) => ({ baseUrl: `http://127.0.0.1:${s.address().port}` })));
+  try {
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      // A new agent per request: a connection of its own, as each wrk connection is.
+      const agent = new http.Agent({ keepAlive: false });
+      answers.push(await new Promise((resolve, reject) => {
+        http.get(`${balancer.baseUrl}/`, { agent }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve(body));
+        }).on('error', reject);
+      }));
+      agent.destroy();
+    }
+    assert.deepEqual(answers, ['a', 'b', 'a', 'b']);
+  } finally {
+    await balancer.stop();
+    for (const s of servers) s.close();
+  }
+});
