@@ -179,6 +179,7 @@ async function instancesMain(opts, driver, databaseUrl) {
   log('');
   log(`Dictum on N instances, one PostgreSQL: ${opts.rows.toLocaleString('en-US')} partners, ${opts.connections} connections through a round-robin balancer, ${opts.rounds} round(s) of ${opts.duration} s per scenario and count, ${driver.name}; ${results.environment.cpus} x ${results.environment.cpuModel}; load average at start ${results.environment.loadAverageAtStart.join(' ')}`);
   log('CPU in cores (CPU seconds per second of the run); PostgreSQL: the backends of the benchmark database');
+  log('PG run/lock/wait/tx: backends of the benchmark database per sample running / waiting on a lock / waiting otherwise / idle in a transaction');
   log('');
   log(formatInstancesTable(results));
   log('');

@@ -5,6 +5,8 @@ const int = (v) => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v).
 const cores = (v) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(2) : '-');
 const ratio = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${v.toFixed(2)}x` : '-');
 const ms = (v) => (typeof v === 'number' && Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '-');
+/** Backends per sample running / waiting on a lock / waiting otherwise / idle in a transaction (pg-waits.mjs). */
+const backends = (b) => (b ? [b.running, b.lock, b.otherWait, b.inTransaction].map((v) => v.toFixed(1)).join('/') : '-');
 const share = (v) => (typeof v === 'number' && Number.isFinite(v) ? `${Math.round(v * 100)}%` : '-');
 
 /**
@@ -20,12 +22,12 @@ export function otherCpu(cpu, cores) {
 
 /** One row per scenario and instance count; CPU columns in cores (CPU seconds per second). */
 export function formatInstancesTable(out) {
-  const rows = [['scenario', 'N', 'req/s', 'each round', 'vs N=1', 'p50 ms', 'errors', 'Dictum CPU', 'PostgreSQL CPU', 'balancer CPU', 'wrk CPU', 'other CPU', 'machine busy']];
+  const rows = [['scenario', 'N', 'req/s', 'each round', 'vs N=1', 'p50 ms', 'errors', 'Dictum CPU', 'PostgreSQL CPU', 'balancer CPU', 'wrk CPU', 'other CPU', 'machine busy', 'PG run/lock/wait/tx']];
   for (const s of Object.values(out.scenarios)) {
     const ns = Object.keys(s.runs).map(Number).sort((a, b) => a - b);
     ns.forEach((n, i) => {
       const r = s.runs[n];
-      rows.push([i === 0 ? `${s.title} (${s.connections} conn)` : '', n, int(r.rps), (r.roundsRps ?? []).map(int).join(' / '), ratio(r.ratio), ms(r.p50Ms), int(r.errors), cores(r.cpu.dictum), cores(r.cpu.postgres), cores(r.cpu.balancer), cores(r.cpu.loadGenerator), cores(otherCpu(r.cpu, out.cpus)), share(r.cpu.machineBusy)]);
+      rows.push([i === 0 ? `${s.title} (${s.connections} conn)` : '', n, int(r.rps), (r.roundsRps ?? []).map(int).join(' / '), ratio(r.ratio), ms(r.p50Ms), int(r.errors), cores(r.cpu.dictum), cores(r.cpu.postgres), cores(r.cpu.balancer), cores(r.cpu.loadGenerator), cores(otherCpu(r.cpu, out.cpus)), share(r.cpu.machineBusy), backends(r.backends)]);
     });
   }
   return layout(rows);

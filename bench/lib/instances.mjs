@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { connect, databaseName } from './database.mjs';
 import { startCpuMeter } from './cpu.mjs';
+import { sampleBackends } from './pg-waits.mjs';
 import { track } from './children.mjs';
 import { ensureOrdersInUse } from './orders-in-use.mjs';
 import { round } from './report.mjs';
@@ -56,6 +57,7 @@ export async function instancesPhase({ root, ctx, databaseUrl, first, startServe
   const servers = [first];
   const balancers = new Map();
   const meterClient = await connect(databaseUrl);
+  const sampleClient = await connect(databaseUrl);
   const dbName = databaseName(databaseUrl);
   const out = { instances: counts, rounds: opts.rounds, connections: opts.connections, cpus: os.cpus().length, scenarios: {} };
   try {
@@ -90,9 +92,11 @@ export async function instancesPhase({ root, ctx, databaseUrl, first, startServe
             postgres: () => backendPids(meterClient, dbName),
             balancer: () => [balancer.pid],
           });
+          const sampler = sampleBackends(sampleClient, dbName);
           const r = await driver.run({ ...args, seconds: opts.duration, tag });
           const cpu = await meter.stop();
-          measured.push({ key: desc.key, n, run: r, cpu });
+          const backends = await sampler.stop();
+          measured.push({ key: desc.key, n, run: r, cpu, backends });
           log(`  ${desc.key.padEnd(20)} N=${n} ${String(Math.round(r.rps)).padStart(6)} req/s  p50 ${r.p50.toFixed(2)} ms  errors ${r.errors}  CPU cores: Dictum ${cpu.dictum.toFixed(2)}, PostgreSQL ${cpu.postgres.toFixed(2)}, balancer ${cpu.balancer.toFixed(2)}, wrk ${(cpu.loadGenerator ?? 0).toFixed(2)}; machine ${Math.round((cpu.machineBusy ?? 0) * 100)}% busy`);
         }
       }
@@ -101,6 +105,7 @@ export async function instancesPhase({ root, ctx, databaseUrl, first, startServe
   } finally {
     for (const b of balancers.values()) await b.stop();
     await meterClient.end();
+    await sampleClient.end();
     for (const s of servers.slice(1)) await stopServer(s);
   }
   addRatios(out);
@@ -134,9 +139,19 @@ export function combineRuns(measured) {
       errors: ms.reduce((a, m) => a + m.run.errors, 0),
       cpu: { dictum: cpu('dictum'), postgres: cpu('postgres'), balancer: cpu('balancer'), loadGenerator: cpu('loadGenerator'), machineBusy: cpu('machineBusy') },
       cpuSeconds: round(cpuSeconds, 1),
+      backends: meanBackends(ms.map((m) => m.backends).filter(Boolean)),
     };
   }
   return runs;
+}
+
+/** The mean of rounds' backend states (pg-waits.mjs), weighted by their samples; null without any. */
+function meanBackends(list) {
+  const samples = list.reduce((a, b) => a + b.samples, 0);
+  if (!samples) return null;
+  const out = { samples };
+  for (const k of ['running', 'lock', 'otherWait', 'inTransaction', 'idle']) out[k] = round(list.reduce((a, b) => a + b[k] * b.samples, 0) / samples);
+  return out;
 }
 
 /** Each run's req/s as a ratio to the same scenario's run on the fewest instances measured. */

@@ -4,6 +4,7 @@ import { parseInstances, parseOptions } from '../lib/options.mjs';
 import { addRatios, combineRuns } from '../lib/instances.mjs';
 import { formatInstancesTable, otherCpu } from '../lib/instances-report.mjs';
 import { readMachineTicks } from '../lib/cpu.mjs';
+import { backendState, summarizeSamples } from '../lib/pg-waits.mjs';
 
 test('--instances takes distinct counts from 1 to 8, ascending; without it the main run is chosen', () => {
   assert.deepEqual(parseOptions(['--instances', '3,1,2,2']).instances, [1, 2, 3]);
@@ -23,7 +24,7 @@ test('ratios are to the fewest instances measured; the table shows every party\'
     cpus: 2,
     scenarios: {
       byId: { title: 'read by id', connections: 32, runs: { 1: run(2000, { dictum: 0.9, postgres: 0.5, balancer: 0.1, loadGenerator: 0.1, machineBusy: 1 }), 2: run(2400, { dictum: 1.0, postgres: 0.6, balancer: 0.1, loadGenerator: 0.1, machineBusy: 1 }) } },
-      list: { title: 'list read', connections: 32, runs: { 2: run(300, { dictum: 0.3, postgres: 1.2, balancer: 0.02, loadGenerator: 0.02, machineBusy: 0.9 }), 3: run(150, { dictum: 0.2, postgres: 1.3, balancer: 0.01, loadGenerator: 0.01, machineBusy: null }) } },
+      list: { title: 'list read', connections: 32, runs: { 2: run(300, { dictum: 0.3, postgres: 1.2, balancer: 0.02, loadGenerator: 0.02, machineBusy: 0.9 }), 3: { ...run(150, { dictum: 0.2, postgres: 1.3, balancer: 0.01, loadGenerator: 0.01, machineBusy: null }), backends: { running: 0.5, lock: 3, otherWait: 0, inTransaction: 1.5, idle: 2 } } } },
     },
   });
   assert.equal(out.scenarios.byId.runs[1].ratio, 1);
@@ -31,10 +32,10 @@ test('ratios are to the fewest instances measured; the table shows every party\'
   assert.equal(out.scenarios.list.runs[3].ratio, 0.5);
   const lines = formatInstancesTable(out).split('\n');
   assert.equal(lines.length, 5);
-  assert.match(lines[0], /^scenario\s+N\s+req\/s\s+each round\s+vs N=1\s+p50 ms\s+errors\s+Dictum CPU\s+PostgreSQL CPU\s+balancer CPU\s+wrk CPU\s+other CPU\s+machine busy$/);
-  assert.match(lines[1], /^read by id \(32 conn\)\s+1\s+2,000\s+2,000\s+1\.00x\s+12\.5\s+0\s+0\.90\s+0\.50\s+0\.10\s+0\.10\s+0\.40\s+100%$/);
+  assert.match(lines[0], /^scenario\s+N\s+req\/s\s+each round\s+vs N=1\s+p50 ms\s+errors\s+Dictum CPU\s+PostgreSQL CPU\s+balancer CPU\s+wrk CPU\s+other CPU\s+machine busy\s+PG run\/lock\/wait\/tx$/);
+  assert.match(lines[1], /^read by id \(32 conn\)\s+1\s+2,000\s+2,000\s+1\.00x\s+12\.5\s+0\s+0\.90\s+0\.50\s+0\.10\s+0\.10\s+0\.40\s+100%\s+-$/);
   assert.match(lines[2], /^\s+2\s+2,400\s+2,400\s+1\.20x/);
-  assert.match(lines[4], /^\s+3\s+150\s+150\s+0\.50x.*\s-\s+-$/);
+  assert.match(lines[4], /^\s+3\s+150\s+150\s+0\.50x.*\s-\s+-\s+0\.5\/3\.0\/0\.0\/1\.5$/);
   assert.equal(otherCpu({ dictum: 1.5, postgres: 1, machineBusy: 1 }, 2), 0);
 });
 
@@ -94,4 +95,17 @@ test('the balancer hands each new connection to the next instance in turn', asyn
     await balancer.stop();
     for (const s of servers) s.close();
   }
+});
+
+test('backends are running, waiting on a lock, waiting otherwise, in a transaction or idle; averaged per sample', () => {
+  assert.equal(backendState({ state: 'active', wait_event_type: null }), 'running');
+  assert.equal(backendState({ state: 'active', wait_event_type: 'Lock' }), 'lock');
+  assert.equal(backendState({ state: 'active', wait_event_type: 'LWLock' }), 'otherWait');
+  assert.equal(backendState({ state: 'idle in transaction', wait_event_type: 'Client' }), 'inTransaction');
+  assert.equal(backendState({ state: 'idle', wait_event_type: 'Client' }), 'idle');
+  const s = summarizeSamples([
+    [{ state: 'active', wait_event_type: null }, { state: 'active', wait_event_type: 'Lock' }],
+    [{ state: 'active', wait_event_type: 'Lock' }, { state: 'active', wait_event_type: 'Lock' }, { state: 'idle' }],
+  ]);
+  assert.deepEqual(s, { running: 0.5, lock: 1.5, otherWait: 0, inTransaction: 0, idle: 0.5, samples: 2 });
 });
