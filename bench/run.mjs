@@ -25,9 +25,12 @@ import { sendOne } from './lib/requests.mjs';
 import { booksFixtures, ceilingRequests, discountOrder, handwrittenScenarios, listQuery, listRange, orderLookups, scenarioList } from './lib/scenarios.mjs';
 import { freePort, getJson, login, loginSession, postJson, readCpuTicks, sendJson, startDictum, startHandwritten, waitIdle, watchMemory } from './lib/server.mjs';
 import { ensureWrk, findOnPath, runWrk } from './lib/wrk.mjs';
+import { instancesPhase } from './lib/instances.mjs';
+import { formatInstancesTable } from './lib/instances-report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const RESULTS_FILE = path.join(root, 'bench', 'results', 'latest.json');
+const INSTANCES_FILE = path.join(root, 'bench', 'results', 'instances.json');
 const MB = 1024 * 1024;
 const log = (line) => console.log(line);
 
@@ -65,6 +68,7 @@ async function main() {
   assertBenchDatabase(databaseUrl);
   const smallUrl = withDatabase(databaseUrl, `${databaseName(databaseUrl)}_${rowsLabel(opts.smallRows)}`);
   const driver = await loadGenerator(opts);
+  if (opts.instances) return instancesMain(opts, driver, databaseUrl);
   const pgbench = opts.skipCeiling ? null : findOnPath('pgbench');
   if (!opts.skipCeiling && !pgbench) log('!! pgbench is not installed (Debian: apt-get install postgresql-client): the ceiling is not measured');
 
@@ -148,6 +152,42 @@ async function main() {
   log('');
   log(`targets met: ${results.targets.filter((t) => t.met === true).length} of ${results.targets.length}; results in ${path.relative(process.cwd(), RESULTS_FILE)}`);
   return loud.length ? 1 : 0;
+}
+
+/** --instances: the scenarios at each instance count, a table, bench/results/instances.json. */
+async function instancesMain(opts, driver, databaseUrl) {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bench-'));
+  workDirs.add(workDir);
+  const ctx = { opts, driver, workDir, tag: Date.now().toString(36) };
+  const results = {
+    generatedAt: new Date().toISOString(),
+    options: { rows: opts.rows, duration: opts.duration, warmup: opts.warmup, connections: opts.connections, threads: opts.threads, instances: opts.instances, rounds: opts.rounds },
+    environment: { ...environment(driver, null), databaseTransport: socketDir(databaseUrl) ? `Unix socket ${socketDir(databaseUrl)}` : 'TCP' },
+    database: databaseName(databaseUrl),
+  };
+  log(`== ${opts.instances.join(', ')} instances at ${opts.rows.toLocaleString('en-US')} rows (database ${databaseName(databaseUrl)})`);
+  const { server, client, pg } = await prepareDatabase(databaseUrl, opts.rows, opts.seed);
+  try {
+    results.environment.postgres = pg;
+    Object.assign(results, await instancesPhase({ root, ctx, databaseUrl, first: server, startServer, stopServer, log }));
+  } finally {
+    await client.end();
+    for (const s of running) await s.stop();
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+  results.finishedAt = new Date().toISOString();
+  fs.mkdirSync(path.dirname(INSTANCES_FILE), { recursive: true });
+  fs.writeFileSync(INSTANCES_FILE, JSON.stringify(results, null, 2) + '\n');
+  log('');
+  log(`Dictum on N instances, one PostgreSQL: ${opts.rows.toLocaleString('en-US')} partners, ${opts.connections} connections through a round-robin balancer, ${opts.rounds} round(s) of ${opts.duration} s per scenario and count, ${driver.name}; ${results.environment.cpus} x ${results.environment.cpuModel}; load average at start ${results.environment.loadAverageAtStart.join(' ')}`);
+  log('CPU in cores (CPU seconds per second of the run); PostgreSQL: the backends of the benchmark database');
+  log('PG run/lock/wait/tx: backends of the benchmark database per sample running / waiting on a lock / waiting otherwise / idle in a transaction');
+  log('');
+  log(formatInstancesTable(results));
+  log('');
+  log(`results in ${path.relative(process.cwd(), INSTANCES_FILE)}`);
+  const errors = Object.values(results.scenarios).reduce((n, s) => n + Object.values(s.runs).reduce((m, r) => m + r.errors, 0), 0);
+  return errors ? 1 : 0;
 }
 
 /** 10000 -> "10k": the suffix of the scaling database's name. */

@@ -1,6 +1,7 @@
 import { loadConfig } from './config.js';
 import { openDatabase, seededSnapshot } from './db/open.js';
 import { schemaCommand } from './dictionary/schema-command.js';
+import { distributedCommand } from './distribution/command.js';
 import { createLogger, openLogFiles, startServer } from './server.js';
 import { clearRoleType } from './auth/clear-role-type.js';
 import { codeCacheOutcome, signalServing } from './start-signal.js';
@@ -8,7 +9,7 @@ import { parseCommandLine, USAGE_EXIT_CODE, UsageError } from './cli/command-lin
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { warnOfDemoPasswords } from './auth/demo-passwords.js';
 
-/** Command line: serve (default) | migrate | snapshot | schema [--apply] | clear-role-type <AD_Role_ID>; --help, --version. */
+/** Command line: serve (default) | migrate | snapshot | schema [--apply | --distributed [--json] [--strict]] | clear-role-type <AD_Role_ID>; --help, --version. */
 async function main(argv: string[]): Promise<void> {
   const parsed = parseCommandLine(argv);
   if (parsed.kind !== 'run') {
@@ -50,8 +51,17 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'schema': {
+      const v = parsed.values;
+      if (v.apply === true && v.distributed === true) throw new UsageError('schema takes --apply or --distributed, not both');
+      if ((v.json === true || v.strict === true) && v.distributed !== true) throw new UsageError('--json and --strict go with schema --distributed');
       const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, waitMs: config.dbWaitMs, log });
       try {
+        if (v.distributed === true) {
+          const blockers = await distributedCommand(db, v.json === true, (line) => process.stdout.write(`${line}\n`));
+          // Printing is the point (CI runs it for the report); --strict makes remaining blockers fail.
+          if (blockers > 0 && v.strict === true) process.exitCode = 1;
+          return;
+        }
         const remaining = await schemaCommand(db, parsed.values.apply === true, (line) => process.stdout.write(`${line}\n`));
         // Like diff: 1 when differences remain, so that a deployment script can stop on them.
         if (remaining > 0) process.exitCode = 1;

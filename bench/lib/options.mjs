@@ -25,10 +25,16 @@ measures PostgreSQL's own ceiling with pgbench. Prints a table; writes bench/res
   --tcp               without DATABASE_URL: reach the server over TCP 127.0.0.1:5432, not its Unix socket
   --load-generator G  wrk (default) or autocannon (when installed)
   --profile DIR       run the server with node --cpu-prof, write the profile to DIR and print a summary
+  --instances 1,2,3   instead of the main run: the read by id, the list read and the order create + complete
+                      against each number of Dictum instances on the same database, behind a round-robin
+                      balancer, with the CPU of the instances, PostgreSQL, the balancer and wrk; writes
+                      bench/results/instances.json
+  --rounds N          with --instances: rounds, each measuring every scenario at every count back to back
+                      (default 2), so that the counts compared meet the same load of a shared machine
   --help              this text
 `;
 
-const NUMERIC = { rows: [1, 10_000_000], 'small-rows': [1, 1_000_000], duration: [1, 3600], warmup: [0, 600], connections: [1, 1000], threads: [1, 64], seed: [0, 2 ** 31 - 1], 'list-matches': [1, 10_000_000] };
+const NUMERIC = { rounds: [1, 20], rows: [1, 10_000_000], 'small-rows': [1, 1_000_000], duration: [1, 3600], warmup: [0, 600], connections: [1, 1000], threads: [1, 64], seed: [0, 2 ** 31 - 1], 'list-matches': [1, 10_000_000] };
 
 export function parseOptions(argv) {
   const o = {
@@ -47,6 +53,8 @@ export function parseOptions(argv) {
     tcp: false,
     loadGenerator: 'wrk',
     profileDir: null,
+    instances: null,
+    rounds: 2,
     help: false,
   };
   const camel = (s) => s.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
@@ -74,8 +82,17 @@ export function parseOptions(argv) {
       o.loadGenerator = value();
       if (!['wrk', 'autocannon'].includes(o.loadGenerator)) throw new Error('--load-generator takes wrk or autocannon');
     } else if (flag === '--profile') o.profileDir = value();
+    else if (flag === '--instances') o.instances = parseInstances(value());
     else throw new Error(`Unknown option ${arg} (see --help)`);
   }
   if (o.smallRows >= o.rows || o.listMatches !== null) o.skipScaling = true;
   return o;
+}
+
+/** "1,2,3" -> [1, 2, 3]: distinct instance counts from 1 to 8, ascending. */
+export function parseInstances(text) {
+  const parts = text.split(',').map((x) => x.trim()).filter(Boolean);
+  const counts = parts.map(Number);
+  if (!counts.length || counts.some((n) => !Number.isInteger(n) || n < 1 || n > 8)) throw new Error('--instances takes a comma-separated list of instance counts from 1 to 8, e.g. 1,2,3');
+  return [...new Set(counts)].sort((a, b) => a - b);
 }

@@ -50,8 +50,13 @@ export const COMMANDS: CommandSpec[] = [
     name: 'schema',
     args: '',
     summary: 'compare the database with the dictionary; exit code 1 while differences remain',
-    options: { apply: { type: 'boolean' } },
-    optionHelp: { apply: 'add missing columns and rebuild differing indexes (never drops a column)' },
+    options: { apply: { type: 'boolean' }, distributed: { type: 'boolean' }, json: { type: 'boolean' }, strict: { type: 'boolean' } },
+    optionHelp: {
+      apply: 'add missing columns and rebuild differing indexes (never drops a column)',
+      distributed: 'instead: report how each table would be placed on Citus by AD_Client_ID and what blocks it',
+      json: 'with --distributed: the report as JSON',
+      strict: 'with --distributed: exit code 1 while blockers remain (else 0)',
+    },
     positionals: { min: 0, max: 0 },
   },
   {

@@ -1,5 +1,6 @@
 import { ident } from '../db/sql.js';
 import { DisplayType } from './display-type.js';
+import { DISTRIBUTION_COLUMN, dictionaryTableDistribution } from './distribution.js';
 import type { Column, IndexColumn, Table, TableIndex } from './model.js';
 
 /** PostgreSQL type of a stored column, derived from its display type, name and length. */
@@ -48,8 +49,27 @@ export const isStored = (col: Column): boolean => !col.columnSql;
 /** Name of the database sequence that hands out ids of a table. */
 export const idSequenceName = (table: Table): string => `${table.dbName}_sq`;
 
+/**
+ * AD_Client_ID when the table would be distributed by it (distribution.ts) and stores it, else null.
+ * Such a table's primary key and UUID index end with it, as a distributed PostgreSQL (Citus)
+ * requires; ids and UUIDs are unique across clients anyway (sequences, generated UUIDs).
+ */
+export function distributionKeyColumn(table: Table): string | null {
+  const column = table.byName.get(DISTRIBUTION_COLUMN);
+  return column && isStored(column) && dictionaryTableDistribution(table) === 'distributed' ? column.dbName : null;
+}
+
+/** The primary key's columns: the key column, followed by AD_Client_ID on a distributed table. */
+export function primaryKeyColumns(table: Table): string[] {
+  if (!table.keyColumn || !isStored(table.keyColumn)) return [];
+  const shard = distributionKeyColumn(table);
+  return shard ? [table.keyColumn.dbName, shard] : [table.keyColumn.dbName];
+}
+
 export function createTableStatements(table: Table, idStart = 1_000_000): string[] {
-  const cols = table.columns.filter(isStored).map((c) => `${ident(c.dbName)} ${sqlType(c)}${c.isKey && table.keyColumn === c ? ' NOT NULL PRIMARY KEY' : ''}`);
+  const cols = table.columns.filter(isStored).map((c) => `${ident(c.dbName)} ${sqlType(c)}${c.isKey && table.keyColumn === c ? ' NOT NULL' : ''}`);
+  const key = primaryKeyColumns(table);
+  if (key.length) cols.push(`PRIMARY KEY (${key.map(ident).join(', ')})`);
   const stmts = [`CREATE TABLE IF NOT EXISTS ${ident(table.dbName)} (${cols.join(', ')})`];
   stmts.push(...indexStatements(table));
   if (table.keyColumn) stmts.push(`CREATE SEQUENCE IF NOT EXISTS ${ident(idSequenceName(table))} START ${idStart}`);
@@ -109,7 +129,8 @@ export function identifierIndexReplacement(table: Table): TableIndex | undefined
 export function tableIndexes(table: Table): IndexDefinition[] {
   const out: IndexDefinition[] = [];
   const t = table.dbName;
-  if (table.uuColumn) out.push(indexDefinition(table, `${t}_uu_idx`, true, [{ column: table.uuColumn.dbName }]));
+  const shard = distributionKeyColumn(table);
+  if (table.uuColumn) out.push(indexDefinition(table, `${t}_uu_idx`, true, [{ column: table.uuColumn.dbName }, ...(shard ? [{ column: shard }] : [])]));
   for (const p of table.parentColumns) {
     if (p.columnSql) continue;
     out.push(indexDefinition(table, `${t}_${p.dbName}_idx`, false, [{ column: p.dbName }]));

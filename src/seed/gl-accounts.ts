@@ -26,14 +26,14 @@ export async function addGlAccounts(tx: Tx): Promise<void> {
          value, name, description, accounttype, accountsign, issummary, isdoccontrolled, isbankaccount, isforeigncurrency, postactual, postbudget,
          postencumbrance, poststatistical, isdetailbpartner, isdetailproduct)
        VALUES ($1, md5($8)::uuid::text, $2, 0, 'Y', now(), 100, now(), 100, $3, $4, $5, $6, $7, 'N', 'N', 'N', 'N', 'N', 'Y', 'Y', 'Y', 'Y', 'N', 'N')
-       ON CONFLICT (c_elementvalue_id) DO NOTHING`,
+       ON CONFLICT DO NOTHING`,
       [Number(value), demo.ad_client_id, demo.c_element_id, value, name, description, type, `C_ElementValue:${value}`],
     );
     await tx.query(
       `INSERT INTO c_validcombination (c_validcombination_id, c_validcombination_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
          combination, description, c_acctschema_id, account_id, isfullyqualified)
        VALUES ($1, md5($6)::uuid::text, $2, 0, 'Y', now(), 100, now(), 100, $3, $4, $5, $1, 'Y')
-       ON CONFLICT (c_validcombination_id) DO NOTHING`,
+       ON CONFLICT DO NOTHING`,
       [Number(value), demo.ad_client_id, `HQ-${value}-_-_-_`, `HQ-${name}`, demo.c_acctschema_id, `C_ValidCombination:${value}`],
     );
   }

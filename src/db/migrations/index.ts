@@ -1,5 +1,7 @@
 import { addDataModelAdditions } from '../../seed/data-model-additions.js';
 import { addGlAccounts } from '../../seed/gl-accounts.js';
+import { keyDistributedTablesByClient } from '../../distribution/client-keys.js';
+import { addClientToUniqueIndexes } from '../../distribution/client-unique-indexes.js';
 import { addPeriodEndSeed } from '../../seed/gl-period-end.js';
 import { addBankAndCashDemo, addBankAndCashPrints } from '../../seed/bank-cash-demo.js';
 import { addPrintFormSeed } from '../../print/printforms-seed.js';
@@ -162,6 +164,20 @@ export const migrations: Migration[] = [
     name: 'pricing: the Create Price List process (103) run from a price list version, with its DeleteOld parameter and access',
     async up(tx) {
       await addPricingSeed(tx);
+    },
+  },
+  {
+    version: 292,
+    name: 'tables distributable by AD_Client_ID are keyed by (id, AD_Client_ID) and their UUID index by (UUID, AD_Client_ID), as a distributed PostgreSQL (Citus) requires',
+    async up(tx) {
+      await keyDistributedTablesByClient(tx);
+    },
+  },
+  {
+    version: 293,
+    name: 'the unique index of product prices per price list version and product ends with AD_Client_ID (AD_IndexColumn 1122000)',
+    async up(tx) {
+      await addClientToUniqueIndexes(tx);
     },
   },
   {

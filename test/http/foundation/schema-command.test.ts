@@ -81,6 +81,6 @@ describe('the schema command', () => {
     const r = dictum(fresh, 'schema', '--drop');
     assert.equal(r.status, 2);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /^dictum: Unknown option '--drop' of schema: use dictum schema \[--apply\] \(--help lists the options\)\n$/);
+    assert.match(r.stderr, /^dictum: Unknown option '--drop' of schema: use dictum schema \[--apply\] \[--distributed\] \[--json\] \[--strict\] \(--help lists the options\)\n$/);
   });
 });

@@ -40,14 +40,15 @@ describe('the command line', () => {
     assert.deepEqual(parseCommandLine(['-v']), { kind: 'version', text: `dictum ${pkg.version}\n` });
     const schemaHelp = parseCommandLine(['schema', '--help']);
     assert.deepEqual(schemaHelp, { kind: 'help', text: helpText(COMMANDS.find((c) => c.name === 'schema')) });
-    assert.match((schemaHelp as { text: string }).text, /^Usage: dictum schema \[--apply\]$/m);
+    assert.match((schemaHelp as { text: string }).text, /^Usage: dictum schema \[--apply\] \[--distributed\] \[--json\] \[--strict\]$/m);
   });
 
   it('refuses unknown commands, unknown options and wrong arguments with the usage', () => {
     assert.match(usage(['nope']), /^Unknown command 'nope': use serve, migrate, snapshot, schema, clear-role-type/);
     assert.match(usage(['--bogus']), /^Unknown option '--bogus' of dictum/);
     assert.match(usage(['serve', '--port', '80']), /^Unknown option '--port' of serve: use dictum serve /);
-    assert.match(usage(['schema', '--drop']), /^Unknown option '--drop' of schema: use dictum schema \[--apply\]/);
+    assert.match(usage(['schema', '--drop']), /^Unknown option '--drop' of schema: use dictum schema \[--apply\] \[--distributed\] \[--json\] \[--strict\]/);
+    assert.deepEqual(parseCommandLine(['schema', '--distributed', '--json']), { kind: 'run', command: 'schema', positionals: [], values: { distributed: true, json: true } });
     assert.match(usage(['schema', '--apply=yes']), /^Option '--apply' does not take an argument of schema/);
     assert.match(usage(['clear-role-type']), /^clear-role-type takes <AD_Role_ID>/);
     assert.match(usage(['clear-role-type', '1', '2']), /^clear-role-type takes <AD_Role_ID>/);
