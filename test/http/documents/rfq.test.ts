@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { insertSeedRows } from '../../../src/seed/insert-rows.js';
+import { addRfqSeed } from '../../../src/seed/rfq-seed.js';
 import { idOf, q, documentCalls } from './document-helpers.js';
 
 const SEED_FARM = 120;
@@ -67,9 +68,17 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     }
   }
 
-  it('the demo topic has two subscribed vendors', async () => {
+  it('the demo topic has two subscribed vendors; the migration run again adds nothing', async () => {
     const subscribers = await rows('c_rfq_topicsubscriber', `C_RfQ_Topic_ID eq ${DEMO_TOPIC}`);
     assert.deepEqual(subscribers.map((s) => idOf(s.C_BPartner_ID)), [SEED_FARM, PATIO_FUN]);
+    const db = fx.server.services.db;
+    const counts = async () =>
+      (await db.query(`SELECT (SELECT count(*)::int FROM ad_column WHERE ad_table_id BETWEEN 670 AND 677) AS c, (SELECT count(*)::int FROM ad_process WHERE ad_process_id BETWEEN 1123100 AND 1123103) AS p,
+        (SELECT count(*)::int FROM ad_process_access WHERE ad_process_id BETWEEN 1123100 AND 1123103) AS a, (SELECT count(*)::int FROM c_rfq_topicsubscriber) AS s`)).rows[0];
+    const before = await counts();
+    assert.deepEqual(before, { c: 157, p: 4, a: 4, s: 2 });
+    await db.tx((tx) => addRfqSeed(tx));
+    assert.deepEqual(await counts(), before);
   });
 
   it('responses for the subscribers, prices entered, the cheaper vendor wins and gets one purchase order', async () => {
