@@ -36,15 +36,15 @@ const NEW_ELEMENTS: readonly [column: string, name: string][] = [
   ['Ranking', 'Ranking'], ['DateInvited', 'Invited'],
 ];
 
-/** The standard columns of every table: [column, element, reference, extra]. */
-const STANDARD: readonly [string, number, number, Record<string, unknown>][] = [
-  ['AD_Client_ID', 100, 19, { AD_Val_Rule_ID: 129, DefaultValue: '@#AD_Client_ID@', IsUpdateable: 'N', IsMandatory: 'Y' }],
-  ['AD_Org_ID', 101, 19, { AD_Val_Rule_ID: 104, DefaultValue: '@#AD_Org_ID@', IsMandatory: 'Y' }],
-  ['IsActive', 118, 20, { FieldLength: 1, DefaultValue: 'Y', IsMandatory: 'Y' }],
-  ['Created', 111, 16, { FieldLength: 7, DefaultValue: 'SYSDATE', IsUpdateable: 'N', IsMandatory: 'Y' }],
-  ['CreatedBy', 112, 18, { AD_Reference_Value_ID: 110, IsUpdateable: 'N', IsMandatory: 'Y' }],
-  ['Updated', 133, 16, { FieldLength: 7, DefaultValue: 'SYSDATE', IsUpdateable: 'N', IsMandatory: 'Y' }],
-  ['UpdatedBy', 134, 18, { AD_Reference_Value_ID: 110, IsUpdateable: 'N', IsMandatory: 'Y' }],
+/** The standard columns of every table: [column, reference, extra]; their elements are the seed's. */
+const STANDARD: readonly [string, number, Record<string, unknown>][] = [
+  ['AD_Client_ID', 19, { AD_Val_Rule_ID: 129, DefaultValue: '@#AD_Client_ID@', IsUpdateable: 'N', IsMandatory: 'Y' }],
+  ['AD_Org_ID', 19, { AD_Val_Rule_ID: 104, DefaultValue: '@#AD_Org_ID@', IsMandatory: 'Y' }],
+  ['IsActive', 20, { FieldLength: 1, DefaultValue: 'Y', IsMandatory: 'Y' }],
+  ['Created', 16, { FieldLength: 7, DefaultValue: 'SYSDATE', IsUpdateable: 'N', IsMandatory: 'Y' }],
+  ['CreatedBy', 18, { AD_Reference_Value_ID: 110, IsUpdateable: 'N', IsMandatory: 'Y' }],
+  ['Updated', 16, { FieldLength: 7, DefaultValue: 'SYSDATE', IsUpdateable: 'N', IsMandatory: 'Y' }],
+  ['UpdatedBy', 18, { AD_Reference_Value_ID: 110, IsUpdateable: 'N', IsMandatory: 'Y' }],
 ];
 
 /** The element of each column name: an existing one, else one of NEW_ELEMENTS. */
@@ -83,14 +83,14 @@ async function addRfqTables(tx: Tx, now: string): Promise<void> {
     now,
     skip,
   );
-  const names = RFQ_TABLES.flatMap((t) => [`${t.name}_ID`, `${t.name}_UU`, ...t.columns.map((c) => c.name)]);
+  const names = [...STANDARD.map(([column]) => column), ...RFQ_TABLES.flatMap((t) => [`${t.name}_ID`, `${t.name}_UU`, ...t.columns.map((c) => c.name)])];
   const elements = await elementIds(tx, names, now);
   const element = (column: string) => elements.get(column.toLowerCase())!;
   let nextColumn = FIRST_COLUMN_ID;
   const columns: Record<string, unknown>[] = [];
   for (const t of RFQ_TABLES) {
-    for (const [column, elementId, reference, extra] of STANDARD) {
-      columns.push({ ...columnRow({ name: column, reference }, nextColumn++, t.id, { id: elementId, name: column }), FieldLength: 10, ...extra });
+    for (const [column, reference, extra] of STANDARD) {
+      columns.push({ ...columnRow({ name: column, reference }, nextColumn++, t.id, element(column)), FieldLength: 10, ...extra });
     }
     const key = element(`${t.name}_ID`);
     columns.push({ ...columnRow({ name: `${t.name}_ID`, reference: 13, mandatory: true, updateable: false }, nextColumn++, t.id, key), IsKey: 'Y', FieldLength: 10 });

@@ -24,8 +24,10 @@ async function orderFor(c: ProcessCall, rfq: Row, response: Row, lines: Row[]): 
     SalesRep_ID: rfq.salesrep_id, Description: `RfQ ${String(rfq.documentno)}: ${String(rfq.name)}`,
     ...(typeof docType === 'number' ? { C_DocTypeTarget_ID: docType } : {}),
     ...(promised ? { DatePromised: promised } : {}),
+    // A quantity without a price (quote total only asks for none) is priced as any order line.
     C_OrderLine: lines.map((l) => ({
-      M_Product_ID: l.m_product_id, C_UOM_ID: l.c_uom_id, QtyEntered: l.qty, PriceEntered: netAmount(l.price, l.discount), ...(l.description ? { Description: l.description } : {}),
+      M_Product_ID: l.m_product_id, C_UOM_ID: l.c_uom_id, QtyEntered: l.qty, ...(netAmount(l.price, l.discount) > 0 ? { PriceEntered: netAmount(l.price, l.discount) } : {}),
+      ...(l.description ? { Description: l.description } : {}),
     })),
   });
   await wc.deferred.flush();
@@ -38,7 +40,7 @@ async function orderFor(c: ProcessCall, rfq: Row, response: Row, lines: Row[]): 
  * Create Purchase Order (the original's RfQCreatePO): a response selected as winner of the whole
  * RfQ gets one draft purchase order of all its lines' purchase quantities; otherwise each response
  * with winning lines gets one of those lines. Lines are at the response's net price (less its
- * discount). A response that already has its order gets no second one.
+ * discount); one without a price is priced as any purchase order line. A response that already has its order gets no second one.
  */
 export async function createPoFromRfq(c: ProcessCall): Promise<ProcessOutcome> {
   const rfq = await rfqOfCall(c);

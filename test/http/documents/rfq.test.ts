@@ -139,7 +139,30 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     assert.equal((await rows('c_order', `C_BPartner_ID eq ${SEED_FARM} and Description eq '${`RfQ ${rfq.DocumentNo}: Spring trees`}'`)).length, 1, 'no second order');
   });
 
-  it('quote total only: the lower total wins; line winners order only their lines', async () => {
+  it('quote selected lines: each vendor wins its cheaper line and gets an order of that line alone', async () => {
+    const rfq = await rfqWithLines('S');
+    await runOk('c_rfq_create', rfq.id);
+    const all = await responses(rfq.id);
+    await quote(all.get(SEED_FARM)!.qtys, [[5], [4], [9], [8]]);
+    await quote(all.get(PATIO_FUN)!.qtys, [[6], [5], [7], [6]]);
+    for (const r of all.values()) await ok('PUT', `/api/v1/models/c_rfqresponse/${r.response.id}`, { IsComplete: true });
+    await runOk('c_rfq_responserank', rfq.id);
+    const ranked = await responses(rfq.id);
+    assert.deepEqual([...ranked.values()].map((r) => r.response.IsSelectedWinner), [false, false], 'no winner of the whole RfQ when it quotes selected lines');
+    assert.deepEqual(ranked.get(SEED_FARM)!.lines.map((l) => l.IsSelectedWinner), [true, false]);
+    assert.deepEqual(ranked.get(PATIO_FUN)!.lines.map((l) => l.IsSelectedWinner), [false, true]);
+    assert.equal(await runOk('c_rfq_createpo', rfq.id), 'Purchase orders created: 2');
+    const ordered = await responses(rfq.id);
+    for (const [vendor, product, price] of [[SEED_FARM, OAK_TREE, 5], [PATIO_FUN, ELM_TREE, 7]] as const) {
+      const orderId = idOf(ordered.get(vendor)!.response.C_Order_ID);
+      assert.equal(idOf((await ok('GET', `/api/v1/models/c_order/${String(orderId)}`)).C_BPartner_ID), vendor);
+      const lines = await rows('c_orderline', `C_Order_ID eq ${String(orderId)}`, 'Line');
+      assert.deepEqual(lines.map((l) => [idOf(l.M_Product_ID), l.QtyOrdered, l.PriceEntered]), [[product, 10, price]]);
+    }
+    assert.match(await runOk('c_rfq_createpo', rfq.id), /No purchase order to create/);
+  });
+
+  it('quote total only: the lower total wins and its order has the purchase quantities', async () => {
     const rfq = await rfqWithLines('T');
     assert.equal(rfq.IsQuoteTotalAmt, true);
     await runOk('c_rfq_create', rfq.id);
@@ -151,6 +174,12 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     const ranked = await responses(rfq.id);
     assert.deepEqual([ranked.get(PATIO_FUN)!.response.Ranking, ranked.get(PATIO_FUN)!.response.IsSelectedWinner], [1, true]);
     assert.deepEqual([ranked.get(SEED_FARM)!.response.Ranking, ranked.get(SEED_FARM)!.response.IsSelectedWinner], [2, false]);
+    assert.equal(await runOk('c_rfq_createpo', rfq.id), 'Purchase orders created: 1');
+    const orderId = idOf((await responses(rfq.id)).get(PATIO_FUN)!.response.C_Order_ID);
+    assert.equal(idOf((await ok('GET', `/api/v1/models/c_order/${String(orderId)}`)).C_BPartner_ID), PATIO_FUN);
+    const orderLines = await rows('c_orderline', `C_Order_ID eq ${String(orderId)}`, 'Line');
+    assert.deepEqual(orderLines.map((l) => [idOf(l.M_Product_ID), l.QtyOrdered]), [[OAK_TREE, 10], [ELM_TREE, 10]]);
+    assert.ok(orderLines.every((l) => Number(l.PriceEntered) > 0), 'lines without a quoted price take the price list price');
   });
 
   it('refuses: ranking without complete responses, responses for a closed RfQ, changes to a closed RfQ, a negative quantity', async () => {
@@ -179,8 +208,11 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     refusal(await call('PUT', `/api/v1/models/c_rfqresponselineqty/${qty.id}`, { Price: 3 }), /closed/);
   });
 
-  it('the least-privileged role runs none of the processes; another client’s RfQ is invisible', async () => {
+  it('the least-privileged role reads RfQs but runs none of the processes; another client’s RfQ is invisible', async () => {
     const rfq = await rfqWithLines();
+    const asWs = await call('GET', `/api/v1/models/c_rfq/${rfq.id}`, undefined, fx.ws);
+    assert.equal(asWs.status, 200, asWs.text);
+    assert.equal(asWs.body.AD_Client_ID.propertyLabel, 'Tenant', "the standard columns carry the seed's element names");
     for (const token of [fx.user, fx.ws]) {
       const r = await run('c_rfq_create', rfq.id, {}, token);
       assert.ok(r.status === 403 || r.status === 404, `${r.status} ${r.text}`);
