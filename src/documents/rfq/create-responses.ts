@@ -3,7 +3,7 @@ import type { Row } from '../../events/model-events.js';
 import { insertRecord } from '../../records/write/persist.js';
 import { createWriteContext } from '../../records/write/write-context.js';
 import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
-import { rfqOfCall } from './rfq-record.js';
+import { assertQuoteTotalValid, rfqOfCall } from './rfq-record.js';
 
 /** The partners invited: the topic's subscribers who have not opted out, or the one partner given. */
 async function invitedPartners(c: ProcessCall, rfq: Row): Promise<{ bp: number; location: number | null; user: number | null }[]> {
@@ -35,6 +35,7 @@ async function invitedPartners(c: ProcessCall, rfq: Row): Promise<{ bp: number; 
 export async function createRfqResponses(c: ProcessCall): Promise<ProcessOutcome> {
   const rfq = await rfqOfCall(c);
   if (rfq.processed === 'Y') throw badRequest('RfQ closed', `RfQ ${String(rfq.documentno)} is closed`);
+  await assertQuoteTotalValid(c, rfq);
   if (rfq.isrfqresponseaccepted !== 'Y') throw badRequest('Responses not accepted', `RfQ ${String(rfq.documentno)} does not accept responses`);
   const { rows: quantities } = await c.tx.query<{ line: number; qty: number }>(
     `SELECT l.c_rfqline_id AS line, q.c_rfqlineqty_id AS qty FROM c_rfqline l JOIN c_rfqlineqty q ON q.c_rfqline_id = l.c_rfqline_id AND q.isactive = 'Y' AND q.isrfqqty = 'Y'

@@ -1,7 +1,7 @@
 import { badRequest } from '../../errors.js';
 import type { Row } from '../../events/model-events.js';
 import type { ProcessCall, ProcessOutcome } from '../../processes/runner.js';
-import { completeResponses, netAmount, rfqOfCall } from './rfq-record.js';
+import { assertQuoteTotalValid, completeResponses, netAmount, rfqOfCall } from './rfq-record.js';
 
 /** The rank of a quantity without a valid price, as the original marks it. */
 export const UNRANKED = 999;
@@ -84,6 +84,7 @@ async function rankLines(c: ProcessCall, rfq: Row, responses: Row[]): Promise<vo
 export async function rankRfqResponses(c: ProcessCall): Promise<ProcessOutcome> {
   const rfq = await rfqOfCall(c);
   if (rfq.processed === 'Y') throw badRequest('RfQ closed', `RfQ ${String(rfq.documentno)} is closed: its responses are not ranked again`);
+  await assertQuoteTotalValid(c, rfq);
   const responses = await completeResponses(c, Number(rfq.c_rfq_id));
   if (responses.length === 0) throw badRequest('No responses', `RfQ ${String(rfq.documentno)} has no complete responses to rank`);
   if (responses.length === 1) {

@@ -29,3 +29,14 @@ export async function completeResponses(c: ProcessCall, rfqId: number): Promise<
   );
   return rows;
 }
+
+/** Quote total only asks for one quantity per line: an RfQ of that type with more is refused, as the original. */
+export async function assertQuoteTotalValid(c: ProcessCall, rfq: Row): Promise<void> {
+  if (rfq.quotetype !== 'T') return;
+  const { rows } = await c.tx.query<{ line: number; n: number }>(
+    `SELECT l.line, count(*)::int AS n FROM c_rfqline l JOIN c_rfqlineqty q ON q.c_rfqline_id = l.c_rfqline_id AND q.isactive = 'Y'
+      WHERE l.c_rfq_id = $1 AND l.isactive = 'Y' GROUP BY l.c_rfqline_id, l.line HAVING count(*) > 1 ORDER BY l.line LIMIT 1`,
+    [rfq.c_rfq_id],
+  );
+  if (rows[0]) throw badRequest('Invalid RfQ', `Line ${rows[0].line}: ${rows[0].n} quantities, but an RfQ quoting the total only has one quantity per line`);
+}

@@ -33,14 +33,27 @@ async function rfqBeforeSave(e: ModelEvent): Promise<void> {
     }
     fillEmpty(e, 'dateresponse', nowTimestamp());
   }
+  workDates(row);
   row.isquotetotalamt = row.quotetype === 'T' ? 'Y' : 'N';
   row.isquoteallqty = row.quotetype === 'A' ? 'Y' : 'N';
+}
+
+const DAY_MS = 86_400_000;
+const dayOf = (v: unknown): number => Date.parse(`${(v instanceof Date ? v.toISOString() : String(v)).slice(0, 10)}T00:00:00Z`);
+
+/** Work start and delivery days give the work-complete date; else start and complete give the days. */
+export function workDates(row: Row): void {
+  if (isEmptyValue(row.dateworkstart)) return;
+  const days = Number(row.deliverydays ?? 0);
+  if (days !== 0) row.dateworkcomplete = `${new Date(dayOf(row.dateworkstart) + days * DAY_MS).toISOString().slice(0, 10)} 00:00:00`;
+  else if (!isEmptyValue(row.dateworkcomplete)) row.deliverydays = Math.round((dayOf(row.dateworkcomplete) - dayOf(row.dateworkstart)) / DAY_MS);
 }
 
 /** An RfQ line gets the next line number; the lines of a closed RfQ cannot change. */
 async function rfqLineBeforeSave(e: ModelEvent): Promise<void> {
   const rfq = await parentOf(e, 'c_rfqline', e.row.c_rfq_id, 'C_RfQ_ID');
   if (rfq.processed === 'Y') throw invalid(`RfQ ${String(rfq.documentno)} is closed: its lines cannot change (column C_RfQ_ID)`);
+  workDates(e.row);
   if (e.type === 'before-new' && isEmptyValue(e.row.line)) {
     const { rows } = await e.tx.query<{ n: number }>('SELECT COALESCE(max(line), 0) AS n FROM c_rfqline WHERE c_rfq_id = $1', [e.row.c_rfq_id]);
     e.row.line = (Math.floor(Number(rows[0]!.n) / 10) + 1) * 10;
@@ -103,6 +116,7 @@ async function responseBeforeSave(e: ModelEvent): Promise<void> {
     fillEmpty(e, 'c_currency_id', rfq.c_currency_id);
     await defaultLocation(e);
   }
+  workDates(row);
   if (row.iscomplete === 'Y') {
     const reason = await incompleteReason(e, String(rfq.quotetype));
     if (reason) throw invalid(`The response cannot be complete: ${reason} (column IsComplete)`);

@@ -37,14 +37,14 @@ describe('requests for quotation: responses, ranking and the purchase order of t
   };
 
   /** A topic with Seed Farm and Patio Fun subscribed; an RfQ of Oak Trees and Elm Trees, 10 to buy and 50 to ask about. */
-  async function rfqWithLines(quoteType = 'A') {
+  async function rfqWithLines(quoteType = 'A', askedQty: number | null = 50) {
     const topic = await ok('POST', '/api/v1/models/c_rfq_topic', { Name: `Trees ${Date.now()}` });
     for (const bp of [SEED_FARM, PATIO_FUN]) await ok('POST', '/api/v1/models/c_rfq_topicsubscriber', { C_RfQ_Topic_ID: topic.id, C_BPartner_ID: bp });
-    const rfq = await ok('POST', '/api/v1/models/c_rfq', { Name: 'Spring trees', C_RfQ_Topic_ID: topic.id, QuoteType: quoteType });
+    const rfq = await ok('POST', '/api/v1/models/c_rfq', { Name: 'Spring trees', C_RfQ_Topic_ID: topic.id, QuoteType: quoteType, DateWorkStart: '2026-03-02', DeliveryDays: 14 });
     for (const product of [OAK_TREE, ELM_TREE]) {
       const line = await ok('POST', '/api/v1/models/c_rfqline', { C_RfQ_ID: rfq.id, M_Product_ID: product });
       await ok('POST', '/api/v1/models/c_rfqlineqty', { C_RfQLine_ID: line.id, Qty: 10, IsPurchaseQty: true });
-      await ok('POST', '/api/v1/models/c_rfqlineqty', { C_RfQLine_ID: line.id, Qty: 50 });
+      if (askedQty !== null) await ok('POST', '/api/v1/models/c_rfqlineqty', { C_RfQLine_ID: line.id, Qty: askedQty });
     }
     return rfq;
   }
@@ -86,6 +86,7 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     assert.equal(idOf(rfq.QuoteType), 'A');
     assert.equal(rfq.IsQuoteAllQty, true);
     assert.ok(rfq.DocumentNo, 'a document number');
+    assert.equal(String(rfq.DateWorkComplete).slice(0, 10), '2026-03-16', 'work start and delivery days');
     assert.equal(idOf(rfq.C_Currency_ID), 100, "the client's accounting currency");
     const lines = await rows('c_rfqline', `C_RfQ_ID eq ${rfq.id}`);
     assert.deepEqual(lines.map((l) => l.Line), [10, 20]);
@@ -129,6 +130,7 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     assert.ok(orderId, 'the response names its order');
     const order = await ok('GET', `/api/v1/models/c_order/${String(orderId)}`);
     assert.deepEqual([idOf(order.C_BPartner_ID), order.IsSOTrx, idOf(order.DocStatus)], [SEED_FARM, false, 'DR']);
+    assert.equal(String(order.DatePromised).slice(0, 10), '2026-03-16', "promised at the RfQ's work-complete date");
     const orderLines = await rows('c_orderline', `C_Order_ID eq ${String(orderId)}`, 'Line');
     assert.deepEqual(
       orderLines.map((l) => [idOf(l.M_Product_ID), l.QtyOrdered, l.PriceEntered]),
@@ -162,8 +164,12 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     assert.match(await runOk('c_rfq_createpo', rfq.id), /No purchase order to create/);
   });
 
-  it('quote total only: the lower total wins and its order has the purchase quantities', async () => {
-    const rfq = await rfqWithLines('T');
+  it('quote total only: one quantity per line; the lower total wins and its order has the purchase quantities', async () => {
+    const twoQuantities = await rfqWithLines('T');
+    const refused = await run('c_rfq_create', twoQuantities.id);
+    assert.equal(refused.body.isError, true, refused.text);
+    assert.match(refused.body.summary, /Line 10: 2 quantities/);
+    const rfq = await rfqWithLines('T', null);
     assert.equal(rfq.IsQuoteTotalAmt, true);
     await runOk('c_rfq_create', rfq.id);
     const all = await responses(rfq.id);
