@@ -1,16 +1,16 @@
-import type { ModelEvent, ModelEvents, Row } from '../../events/model-events.js';
+import type { ModelEvent, Row } from '../../events/model-events.js';
 import { fillEmpty, idOf, invalid, isEmptyValue, nowTimestamp, todayDate } from '../row-values.js';
 
-/** The RfQ a row belongs to, through its parents; null when the parent does not exist. */
+/** The RfQ (or response) a row belongs to, through its parents. */
 const RFQ_OF: Record<string, string> = {
-  c_rfq: 'SELECT processed, name, c_currency_id, quotetype, documentno FROM c_rfq WHERE c_rfq_id = $1',
   c_rfqline: 'SELECT r.processed, r.documentno FROM c_rfq r WHERE r.c_rfq_id = $1',
   c_rfqlineqty: `SELECT r.processed, r.documentno, l.m_product_id FROM c_rfqline l JOIN c_rfq r ON r.c_rfq_id = l.c_rfq_id WHERE l.c_rfqline_id = $1`,
   c_rfqresponse: 'SELECT r.processed, r.documentno, r.name, r.c_currency_id, r.quotetype FROM c_rfq r WHERE r.c_rfq_id = $1',
-  c_rfqresponselineqty: `SELECT s.processed, s.name AS response, s.iscomplete FROM c_rfqresponseline l JOIN c_rfqresponse s ON s.c_rfqresponse_id = l.c_rfqresponse_id WHERE l.c_rfqresponseline_id = $1`,
+  c_rfqresponseline: 'SELECT s.processed, s.name AS response, s.c_rfq_id FROM c_rfqresponse s WHERE s.c_rfqresponse_id = $1',
+  c_rfqresponselineqty: `SELECT s.processed, s.name AS response, l.c_rfqline_id FROM c_rfqresponseline l JOIN c_rfqresponse s ON s.c_rfqresponse_id = l.c_rfqresponse_id WHERE l.c_rfqresponseline_id = $1`,
 };
 
-async function parentOf(e: ModelEvent, query: keyof typeof RFQ_OF, id: unknown, column: string): Promise<Row> {
+export async function parentOf(e: ModelEvent, query: keyof typeof RFQ_OF, id: unknown, column: string): Promise<Row> {
   const row = (await e.tx.query<Row>(RFQ_OF[query]!, [id])).rows[0];
   if (!row) throw invalid(`${String(id)} is not found (column ${column})`);
   return row;
@@ -20,7 +20,7 @@ async function parentOf(e: ModelEvent, query: keyof typeof RFQ_OF, id: unknown, 
  * A new RfQ takes the client's accounting currency and today as response date; the RfQ type sets
  * the flags that follow from it (quote total only, all quantities). A closed RfQ cannot change.
  */
-async function rfqBeforeSave(e: ModelEvent): Promise<void> {
+export async function rfqBeforeSave(e: ModelEvent): Promise<void> {
   const row = e.row;
   if (e.type === 'before-change' && e.old?.processed === 'Y') throw invalid(`RfQ ${String(row.documentno)} is closed: it cannot change`);
   if (e.type === 'before-new') {
@@ -50,7 +50,7 @@ export function workDates(row: Row): void {
 }
 
 /** An RfQ line gets the next line number; the lines of a closed RfQ cannot change. */
-async function rfqLineBeforeSave(e: ModelEvent): Promise<void> {
+export async function rfqLineBeforeSave(e: ModelEvent): Promise<void> {
   const rfq = await parentOf(e, 'c_rfqline', e.row.c_rfq_id, 'C_RfQ_ID');
   if (rfq.processed === 'Y') throw invalid(`RfQ ${String(rfq.documentno)} is closed: its lines cannot change (column C_RfQ_ID)`);
   workDates(e.row);
@@ -61,7 +61,7 @@ async function rfqLineBeforeSave(e: ModelEvent): Promise<void> {
 }
 
 /** A quantity of an RfQ line is positive, in the product's unit unless given; not on a closed RfQ. */
-async function rfqLineQtyBeforeSave(e: ModelEvent): Promise<void> {
+export async function rfqLineQtyBeforeSave(e: ModelEvent): Promise<void> {
   const line = await parentOf(e, 'c_rfqlineqty', e.row.c_rfqline_id, 'C_RfQLine_ID');
   if (line.processed === 'Y') throw invalid(`RfQ ${String(line.documentno)} is closed: its quantities cannot change (column C_RfQLine_ID)`);
   if (idOf(e.row.c_uom_id) === null && line.m_product_id !== null) {
@@ -72,7 +72,7 @@ async function rfqLineQtyBeforeSave(e: ModelEvent): Promise<void> {
 }
 
 /** A partner's first active location, where the row names none. */
-async function defaultLocation(e: ModelEvent): Promise<void> {
+export async function defaultLocation(e: ModelEvent): Promise<void> {
   if (idOf(e.row.c_bpartner_location_id) !== null || idOf(e.row.c_bpartner_id) === null) return;
   const { rows } = await e.tx.query<{ id: number }>(
     `SELECT c_bpartner_location_id AS id FROM c_bpartner_location WHERE c_bpartner_id = $1 AND isactive = 'Y' ORDER BY c_bpartner_location_id LIMIT 1`,
@@ -82,65 +82,7 @@ async function defaultLocation(e: ModelEvent): Promise<void> {
 }
 
 /** A new subscriber is subscribed today at the partner's first location unless given. */
-async function subscriberBeforeNew(e: ModelEvent): Promise<void> {
+export async function subscriberBeforeNew(e: ModelEvent): Promise<void> {
   await defaultLocation(e);
   fillEmpty(e, 'subscribedate', todayDate());
-}
-
-/** Why a response cannot be complete, or null: it needs the prices its RfQ type asks for. */
-async function incompleteReason(e: ModelEvent, quoteType: string): Promise<string | null> {
-  if (quoteType === 'T') return Number(e.row.price ?? 0) > 0 ? null : 'the RfQ asks for a total price and the response has none (column Price)';
-  const { rows } = await e.tx.query<{ priced: number; open: number }>(
-    `SELECT count(*) FILTER (WHERE q.price > 0) AS priced, count(*) FILTER (WHERE COALESCE(q.price, 0) <= 0) AS open
-       FROM c_rfqresponseline l JOIN c_rfqresponselineqty q ON q.c_rfqresponseline_id = l.c_rfqresponseline_id AND q.isactive = 'Y'
-      WHERE l.c_rfqresponse_id = $1 AND l.isactive = 'Y'`,
-    [e.row.c_rfqresponse_id],
-  );
-  const { priced, open } = { priced: Number(rows[0]?.priced ?? 0), open: Number(rows[0]?.open ?? 0) };
-  if (quoteType === 'A' && open > 0) return `the RfQ asks for a price of every quantity and ${open} have none`;
-  if (priced === 0) return 'no quantity of the response has a price';
-  return null;
-}
-
-/**
- * A response takes its RfQ's name and currency and the partner's first location unless given. It
- * is complete only with the prices its RfQ type asks for; a closed response cannot change.
- */
-async function responseBeforeSave(e: ModelEvent): Promise<void> {
-  const row = e.row;
-  if (e.type === 'before-change' && e.old?.processed === 'Y') throw invalid(`RfQ response ${String(row.name)} is closed: it cannot change`);
-  const rfq = await parentOf(e, 'c_rfqresponse', row.c_rfq_id, 'C_RfQ_ID');
-  if (e.type === 'before-new') {
-    if (rfq.processed === 'Y') throw invalid(`RfQ ${String(rfq.documentno)} is closed: it takes no responses (column C_RfQ_ID)`);
-    fillEmpty(e, 'name', rfq.name);
-    fillEmpty(e, 'c_currency_id', rfq.c_currency_id);
-    await defaultLocation(e);
-  }
-  workDates(row);
-  if (row.iscomplete === 'Y') {
-    const reason = await incompleteReason(e, String(rfq.quotetype));
-    if (reason) throw invalid(`The response cannot be complete: ${reason} (column IsComplete)`);
-  }
-}
-
-/** Prices of a closed response cannot change; a price is not negative, a discount a percentage. */
-async function responseQtyBeforeSave(e: ModelEvent): Promise<void> {
-  const response = await parentOf(e, 'c_rfqresponselineqty', e.row.c_rfqresponseline_id, 'C_RfQResponseLine_ID');
-  if (response.processed === 'Y') throw invalid(`RfQ response ${String(response.response)} is closed: its prices cannot change`);
-  if (Number(e.row.price ?? 0) < 0) throw invalid('A price cannot be negative (column Price)');
-  const discount = Number(e.row.discount ?? 0);
-  if (discount < 0 || discount > 100) throw invalid('The discount is a percentage from 0 to 100 (column Discount)');
-}
-
-/** The rules of requests for quotation and their responses. */
-export function registerRfqRules(events: ModelEvents): void {
-  const rules: [string, (e: ModelEvent) => Promise<void>][] = [
-    ['c_rfq', rfqBeforeSave],
-    ['c_rfqline', rfqLineBeforeSave],
-    ['c_rfqlineqty', rfqLineQtyBeforeSave],
-    ['c_rfqresponse', responseBeforeSave],
-    ['c_rfqresponselineqty', responseQtyBeforeSave],
-  ];
-  for (const type of ['before-new', 'before-change'] as const) for (const [table, rule] of rules) events.on(type, table, rule);
-  events.on('before-new', 'c_rfq_topicsubscriber', subscriberBeforeNew);
 }

@@ -188,7 +188,7 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     assert.ok(orderLines.every((l) => Number(l.PriceEntered) > 0), 'lines without a quoted price take the price list price');
   });
 
-  it('refuses: ranking without complete responses, responses for a closed RfQ, changes to a closed RfQ, a negative quantity', async () => {
+  it('refuses: ranking without complete responses, answers to another RfQ line, responses for a closed RfQ, changes to a closed RfQ, a negative quantity', async () => {
     const rfq = await rfqWithLines();
     const noneComplete = await run('c_rfq_responserank', rfq.id);
     assert.equal(noneComplete.body.isError, true, noneComplete.text);
@@ -199,6 +199,13 @@ describe('requests for quotation: responses, ranking and the purchase order of t
 
     const partner = await run('c_rfq_create', rfq.id, { 'C_BPartner_ID': TREE_FARM });
     assert.equal(partner.body.summary, 'RfQ responses created: 1', 'one partner given');
+    const [own] = await rows('c_rfqresponse', `C_RfQ_ID eq ${rfq.id}`);
+    const [line10] = await rows('c_rfqresponseline', `C_RfQResponse_ID eq ${own!.id}`);
+    const line20 = (await rows('c_rfqline', `C_RfQ_ID eq ${rfq.id}`))[1]!;
+    const qtyOfLine20 = (await rows('c_rfqlineqty', `C_RfQLine_ID eq ${line20.id}`))[0]!;
+    refusal(await call('POST', '/api/v1/models/c_rfqresponselineqty', { C_RfQResponseLine_ID: line10!.id, C_RfQLineQty_ID: qtyOfLine20.id }), /not part of the RfQ/);
+    const otherRfqLine = (await rows('c_rfqline', `C_RfQ_ID eq ${(await rfqWithLines()).id}`))[0]!;
+    refusal(await call('POST', '/api/v1/models/c_rfqresponseline', { C_RfQResponse_ID: own!.id, C_RfQLine_ID: otherRfqLine.id }), /not part of the RfQ/);
     assert.match(await runOk('c_rfq_close', rfq.id), /closed with 1 response/);
     const closed = await ok('GET', `/api/v1/models/c_rfq/${rfq.id}`);
     assert.deepEqual([closed.Processed, closed.IsRfQResponseAccepted], [true, false]);
@@ -212,6 +219,7 @@ describe('requests for quotation: responses, ranking and the purchase order of t
     refusal(await call('PUT', `/api/v1/models/c_rfqresponse/${response.id}`, { Description: 'late' }), /closed|processed/);
     const qty = (await rows('c_rfqresponselineqty', `C_RfQResponseLine_ID eq ${(await rows('c_rfqresponseline', `C_RfQResponse_ID eq ${response.id}`))[0]!.id}`))[0]!;
     refusal(await call('PUT', `/api/v1/models/c_rfqresponselineqty/${qty.id}`, { Price: 3 }), /closed/);
+    refusal(await call('PUT', `/api/v1/models/c_rfqresponseline/${line10!.id}`, { IsSelectedWinner: true }), /closed/);
   });
 
   it('the least-privileged role reads RfQs but runs none of the processes; another client’s RfQ is invisible', async () => {
