@@ -26,6 +26,7 @@ import { printPayment } from './payment/payment-print.js';
 import { registerRmaRules } from './rma/register.js';
 import { prepayNotCash } from './order-subtypes/prepay-payment-rule.js';
 import { registerRequisitionRules } from './requisition/register.js';
+import { registerRfq } from './rfq/register.js';
 import { registerPricingRules } from './pricing/register.js';
 import { registerAttributeRules } from './attributes/register.js';
 
@@ -92,6 +93,7 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerRmaRules(events, documentDefaults);
   for (const type of ['before-new', 'before-change'] as const) events.on(type, 'c_order', prepayNotCash);
   registerRequisitionRules(events, documentDefaults);
+  registerRfq(events);
   registerPricingRules(events);
   registerAttributeRules(events);
 }
