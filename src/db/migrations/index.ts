@@ -179,6 +179,9 @@ export const migrations: Migration[] = [
     name: 'the unique index of product prices per price list version and product ends with AD_Client_ID (AD_IndexColumn 1122000)',
     async up(tx) {
       await addClientToUniqueIndexes(tx);
+    },
+  },
+  {
     version: 220,
     name: 'requests for quotation: the RfQ tables (C_RfQ_Topic, C_RfQ_TopicSubscriber, C_RfQ, C_RfQLine, C_RfQLineQty, C_RfQResponse, C_RfQResponseLine, C_RfQResponseLineQty), the demo topic with two vendors, and the processes Create RfQ Response, Rank RfQ Responses, Create Purchase Order and Close RfQ',
     async up(tx) {
