@@ -38,6 +38,7 @@ import { addBuyingSeed } from '../../seed/buying-seed.js';
 import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
 import { addPricingSeed } from '../../seed/pricing-seed.js';
 import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
+import { addCostingSeed } from '../../documents/costing/costing-seed.js';
 
 export interface Migration {
   version: number;
@@ -508,6 +509,13 @@ export const migrations: Migration[] = [
     name: "the demo's opening stock: a completed physical inventory per warehouse with the transactions of what its storage holds",
     async up(tx) {
       await addOpeningStockCounts(tx);
+    },
+  },
+  {
+    version: 260,
+    name: "costing: the key of M_Cost, the demo's material cost elements (Material, FIFO, Average PO, Average Invoice) and the opening cost of its stock",
+    async up(tx) {
+      await addCostingSeed(tx);
     },
   },
 ];
