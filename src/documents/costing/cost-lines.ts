@@ -51,9 +51,12 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
        SELECT a.c_acctschema_id, a.ad_client_id, a.m_costtype_id, cur.stdprecision::int AS prec
          FROM c_acctschema a JOIN c_currency cur ON cur.c_currency_id = a.c_currency_id WHERE a.c_acctschema_id = $2
      ), l AS (${run.lines}
-     ), m AS (
-       SELECT l.*, e.method, ${materialElementSql('s.ad_client_id', 'e.method')} AS element
-         FROM l CROSS JOIN s CROSS JOIN LATERAL (SELECT ${costingMethodSql('l.m_product_id', 's.c_acctschema_id')} AS method) e
+     ), m AS MATERIALIZED (
+       -- OFFSET 0 and MATERIALIZED: the method and element are looked up once a line, not once a use.
+       SELECT l.*, e.method, e.element
+         FROM l CROSS JOIN s
+         CROSS JOIN LATERAL (SELECT x.method, ${materialElementSql('s.ad_client_id', 'x.method')} AS element
+                               FROM (SELECT ${costingMethodSql('l.m_product_id', 's.c_acctschema_id')} AS method OFFSET 0) x) e
      ), k AS (
        SELECT m.*, c.currentcostprice AS cost_before, c.currentqty AS qty_before,
               COALESCE(NULLIF(c.currentcostprice, 0), ${seedPriceSql('m.m_product_id', '$3::timestamp', 's.ad_client_id')}, 0) AS cost_price,
