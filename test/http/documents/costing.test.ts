@@ -80,6 +80,11 @@ describe('costing: cost details, costs and the inventory account', () => {
     price = average(12.625, 20, -80, -5);
     assert.equal(price, 11.5, 'reversing the last receipt restores the average before it');
     await expectValue(price, 15, 'the third receipt reversed');
+
+    const ru = await c.ok('PUT', `/api/v1/models/m_inventory/${use.id}`, { 'doc-action': 'RC' });
+    assert.equal(idOf(ru.DocStatus), 'RE');
+    await expectValue(average(price, 15, 34.5, 3), 18, 'the internal use reversed brings its 3 back at the value they left with');
+    assert.equal((await c.details(product)).length, 9, 'six documents and three reversals, a cost detail each');
     assert.equal(await c.balance(product, COGS), 0);
     assert.deepEqual(await violations(), []);
   });
