@@ -1,5 +1,6 @@
 // Physical inventory benchmark (npm run bench:inventory; alone: node bench/physical-inventory.mjs
-// [--lines 10000] [--runs 3] [--seconds 10] [--tcp]). Build first (npm run build).
+// [--lines 10000] [--runs 3] [--seconds 10] [--tcp] [--average]). Build first (npm run build).
+// With --average the demo is costed at Average PO (bench/costing.mjs runs it so).
 // On a fresh PostgreSQL database (dictum_bench_inventory, recreated each time) with the demo
 // company, it counts `--lines` lines (the stocked demo products across as many new locators of
 // the HQ warehouse as it takes, book stock on half of them), completes `--runs` such counts one
@@ -11,26 +12,19 @@ import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { assertBenchDatabase, connect, defaultDatabaseUrl, socketDir, withDatabase, withHostPort } from './lib/database.mjs';
-import { startRecorder } from './lib/pg-recorder.mjs';
+import { assertBenchDatabase, connect, defaultDatabaseUrl, withDatabase } from './lib/database.mjs';
 import { freePort, login, startDictum } from './lib/server.mjs';
-import { pgbenchScript, runPgbench } from './lib/pgbench.mjs';
+import { numberOption as option, recordCompletion, replayRatio } from './lib/completion-replay.mjs';
+import { call, completeDocument } from './lib/api-call.mjs';
+import { costDemoAtAverage } from './lib/average-costing.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const option = (name, def) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-};
 const lineCount = option('lines', 10_000);
 const runs = option('runs', 3);
 const seconds = option('seconds', 10);
 const base = process.env.DATABASE_URL ?? defaultDatabaseUrl({ tcp: process.argv.includes('--tcp') });
 const url = withDatabase(base, 'dictum_bench_inventory');
 assertBenchDatabase(url);
-const TRANSACTION_CONTROL = /^\s*(BEGIN|COMMIT|ROLLBACK|START|SAVEPOINT|RELEASE|SET|SHOW|DISCARD)\b/i;
-// The relay sees every connection: the instance's own background work (webhook and job queues,
-// schedulers, sessions, node heartbeats) is not the completion's.
-const BACKGROUND = /webhook dispatcher|dictum\.queue_item|dictum\.node|FROM ad_scheduler|FROM ad_session WHERE processed/;
 const log = (s) => console.log(s);
 
 async function recreateDatabase() {
@@ -86,25 +80,9 @@ async function addLines(db, inventoryId, products, run) {
   );
 }
 
-async function call(server, token, method, p, body) {
-  const r = await fetch(server.baseUrl + p, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(600_000),
-  });
-  const text = await r.text();
-  if (r.status < 200 || r.status > 299) throw new Error(`${method} ${p} answered ${r.status}: ${text.slice(0, 800)}`);
-  return JSON.parse(text);
-}
-
-const u = new URL(url);
-const dir = socketDir(url);
 log(`physical inventory benchmark: ${lineCount} lines, ${runs} completions, pgbench ${seconds} s (database dictum_bench_inventory, Node ${process.version}, ${os.cpus().length} CPUs)`);
 await recreateDatabase();
 let server;
-let recording;
-let recorder;
 const db = await connect(url);
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-inventory-bench-'));
 /** A new count of `lineCount` lines through the API and the data set (see addLines). */
@@ -115,15 +93,13 @@ const newCount = async (at, token, products, run) => {
   await db.query('ANALYZE m_storageonhand');
   return inv.id;
 };
-const complete = async (at, token, id) => {
-  const done = await call(at, token, 'PUT', `/api/v1/models/m_inventory/${id}`, { 'doc-action': 'CO' });
-  if (done.DocStatus?.id !== 'CO') throw new Error(`count ${id} ended in ${JSON.stringify(done.DocStatus)}`);
-};
+const complete = (at, token, id) => completeDocument(at, token, 'm_inventory', id);
 try {
   // Timed on an instance connected straight to the database, as in service.
   server = await startDictum({ root, databaseUrl: url, port: await freePort(), waitMs: 600_000 });
   const token = await login(server.baseUrl);
   const products = await prepareStock(db);
+  if (process.argv.includes('--average')) await costDemoAtAverage(db);
   // A small count first: the service's caches are warm for the measured ones.
   const warm = await call(server, token, 'POST', '/api/v1/models/m_inventory', { M_Warehouse_ID: 103, M_InventoryLine: [{ M_Product_ID: products[0].m_product_id, QtyCount: 1 }] });
   await complete(server, token, warm.id);
@@ -143,23 +119,19 @@ try {
   await server.stop();
   server = null;
   // The statements of one more completion, learnt by an instance behind the recording relay.
-  recorder = await startRecorder(dir ? { path: `${dir}/.s.PGSQL.${u.port || 5432}` } : { host: u.hostname, port: Number(u.port || 5432) });
-  recording = await startDictum({ root, databaseUrl: withHostPort(url, '127.0.0.1', recorder.port), port: await freePort(), waitMs: 600_000 });
-  const recToken = await login(recording.baseUrl);
-  const warm2 = await call(recording, recToken, 'POST', '/api/v1/models/m_inventory', { M_Warehouse_ID: 103, M_InventoryLine: [{ M_Product_ID: products[0].m_product_id, QtyCount: 2 }] });
-  await complete(recording, recToken, warm2.id);
-  const id = await newCount(recording, recToken, products, runs + 1);
-  recorder.clear();
-  await complete(recording, recToken, id);
-  const statements = recorder.statements().filter((s) => !TRANSACTION_CONTROL.test(s.text) && !BACKGROUND.test(s.text));
-  await recording.stop();
-  recording = null;
+  const statements = await recordCompletion({
+    root,
+    url,
+    warm: async (at, token) => {
+      const warm2 = await call(at, token, 'POST', '/api/v1/models/m_inventory', { M_Warehouse_ID: 103, M_InventoryLine: [{ M_Product_ID: products[0].m_product_id, QtyCount: 2 }] });
+      await complete(at, token, warm2.id);
+      return newCount(at, token, products, runs + 1);
+    },
+    measured: (at, token, id) => complete(at, token, id),
+  });
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   const best = Math.min(...times);
-  const script = `BEGIN;\n${pgbenchScript(statements)}ROLLBACK;\n`;
-  const replay = await runPgbench({ databaseUrl: url, script, name: 'inventory-complete', seconds, clients: 1, threads: 1, workDir, log: false });
-  const replayMs = replay.transactions ? 1000 / replay.tps : NaN;
-  const ratio = replayMs / mean;
+  const { replay, replayMs, ratio } = await replayRatio({ url, statements, name: 'inventory-complete', seconds, workDir, serviceMs: mean });
   log('');
   log(`count of ${lineCount} lines completed: mean ${mean.toFixed(0)} ms, best ${best.toFixed(0)} ms (${Math.round((lineCount / mean) * 1000)} lines/s)`);
   log(`statements per completion: ${statements.length} (${(statements.length / lineCount).toFixed(4)} a line)`);
@@ -169,7 +141,5 @@ try {
 } finally {
   await db.end();
   if (server) await server.stop();
-  if (recording) await recording.stop();
-  if (recorder) await recorder.close();
   fs.rmSync(workDir, { recursive: true, force: true });
 }

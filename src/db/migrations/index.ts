@@ -21,6 +21,7 @@ import type { Migration } from './migration.js';
 import { addLotsSeed } from '../../seed/lots-seed.js';
 import { addAttributeUseTable } from '../../seed/attribute-use-seed.js';
 import { addReadReplicaSettings } from '../../seed/read-replica-settings.js';
+import { addCostingSeed } from '../../documents/costing/costing-seed.js';
 
 export type { Migration } from './migration.js';
 
@@ -200,6 +201,13 @@ export const migrations: Migration[] = [
     name: 'read replicas: the SysConfig rows of the lag bound and the read-your-writes window',
     async up(tx) {
       await addReadReplicaSettings(tx);
+    },
+  },
+  {
+    version: 260,
+    name: "costing: the key of M_Cost, the demo's material cost elements (Material, FIFO, Average PO, Average Invoice) and the opening cost of its stock",
+    async up(tx) {
+      await addCostingSeed(tx);
     },
   },
 ];

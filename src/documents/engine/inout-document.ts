@@ -1,8 +1,8 @@
-import { mul, round } from '../decimal.js';
+import { mul } from '../decimal.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
-import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
+import { accountSchema, postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
+import { costLines, reversedValueSql, type CostedLine } from '../costing/cost-lines.js';
 import { moveStock } from '../stock/movements.js';
-import { purchasePriceCostSql } from '../stock/product-cost.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
 import { matchReceipt } from './matching.js';
@@ -10,24 +10,27 @@ import { reverseReceiptMatches } from './match-reversal.js';
 import { postMatchInvoiceReversals, postMatchInvoices } from './match-posting.js';
 import { createReversal, type ReversalDetail } from './reversal.js';
 
-interface CostLine {
-  m_inoutline_id: number;
-  m_product_id: number;
-  movementqty: string;
-  cost: string | null;
-}
-
 /**
- * Cost of each stocked line: the order line's price for receipts from a purchase order, else the
- * standard price of the client's default purchase price list on the movement date.
+ * The stocked lines of a shipment or receipt ($1) to cost: a receipt (or vendor return) line from
+ * a purchase order brings the order line's price; the others move at the product's cost.
  */
-const COST_SQL = `SELECT il.m_inoutline_id, il.m_product_id, il.movementqty::text,
-    COALESCE(CASE WHEN h.issotrx = 'N' THEN ol.priceactual END, ${purchasePriceCostSql('il.m_product_id', 'h.movementdate', 'h.ad_client_id')}, 0)::text AS cost
+const COST_LINES_SQL = `SELECT il.m_inoutline_id AS line_id, il.m_product_id, il.ad_org_id,
+    CASE WHEN h.movementtype LIKE '%-' THEN -il.movementqty ELSE il.movementqty END AS qty,
+    CASE WHEN h.issotrx = 'N' THEN ol.priceactual END AS price, ${reversedValueSql('m_inoutline_id', 'il')} AS amt, h.issotrx
   FROM m_inoutline il
   JOIN m_inout h ON h.m_inout_id = il.m_inout_id
   JOIN m_product p ON p.m_product_id = il.m_product_id AND p.producttype = 'I'
   LEFT JOIN c_orderline ol ON ol.c_orderline_id = il.c_orderline_id
- WHERE il.m_inout_id = $1 ORDER BY il.line, il.m_inoutline_id`;
+ WHERE il.m_inout_id = $1`;
+
+/** Costs the lines of the shipment or receipt `inoutId` (M_CostDetail and M_Cost), answering their values. */
+async function costInOut(d: DocumentContext, inoutId: number, date: unknown): Promise<CostedLine[]> {
+  const schema = await accountSchema(d);
+  return costLines(d.wc.tx, {
+    column: 'm_inoutline_id', lines: COST_LINES_SQL, documentId: inoutId, schemaId: schema.schemaId,
+    date, userId: d.wc.auth.userId, now: nowTimestamp(), name: 'doc_inout_costs',
+  });
+}
 
 /** The accounts a movement type moves value between: [debit, credit]. */
 const ACCOUNTS = {
@@ -38,13 +41,14 @@ const ACCOUNTS = {
 } as const;
 
 async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | null> {
-  const { rows } = await d.wc.tx.query<CostLine>(COST_SQL, [docId(d)], { name: 'doc_inout_costs' });
+  const rows = await costInOut(d, docId(d), current(d, 'movementdate'));
   const movement = String(d.row.movementtype) as keyof typeof ACCOUNTS;
   const [debit, credit] = ACCOUNTS[movement] ?? ACCOUNTS['C-'];
   const facts: Fact[] = [];
   for (const l of rows) {
-    const amount = round(mul(l.cost ?? 0, l.movementqty), 2);
-    const common = { lineId: Number(l.m_inoutline_id), productId: Number(l.m_product_id), qty: movement.endsWith('-') ? mul(l.movementqty, -1) : l.movementqty };
+    // Values are signed into stock; the accounts of the movement type already say the direction.
+    const amount = movement.endsWith('-') ? mul(l.amt, -1) : l.amt;
+    const common = { lineId: Number(l.line_id), productId: Number(l.m_product_id), qty: l.qty };
     facts.push({ ...common, account: debit, dr: amount }, { ...common, account: credit, cr: amount });
   }
   const dt = await docTypeOf(d);
@@ -67,6 +71,7 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   const periodId = await requireOpenPeriod(d2);
   const reversalId = await createReversal(d, [LINES], [], date);
   await moveStock(d.wc.tx, reversalId, String(d.row.movementtype), accrual ? date : d.row.movementdate, d.wc.auth.userId);
+  await costInOut(d, reversalId, date);
   const matches = await reverseReceiptMatches(d.wc.tx, docId(d), date, d.wc.auth.userId);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
   await postMatchInvoiceReversals(d, matches, date, periodId);

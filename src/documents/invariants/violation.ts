@@ -11,7 +11,7 @@ export interface Violation {
   detail: string;
 }
 
-export type InvariantName = 'balanced-document' | 'balanced-source' | 'partner-balance' | 'on-hand' | 'reservation' | 'posted-facts';
+export type InvariantName = 'balanced-document' | 'balanced-source' | 'partner-balance' | 'on-hand' | 'reservation' | 'posted-facts' | 'stock-value' | 'cost-quantity';
 
 /** A check: one parameterised query over a client's rows, answering its violations. */
 export type InvariantCheck = (q: Queryable, clientId: number) => Promise<Violation[]>;

@@ -5,7 +5,7 @@ import { idOf, nowTimestamp } from '../row-values.js';
 import { applyStockDeltas } from '../stock/movements.js';
 import { refuseNegativeStock } from '../stock/negative-stock.js';
 import { accrualOnVoidByMovementDate, reverseStockDocument } from '../stock/stock-reversal.js';
-import { INVENTORY_DIFFERENCE_SQL, postInventory } from './inventory-posting.js';
+import { costInventory, INVENTORY_DIFFERENCE_SQL, postInventory } from './inventory-posting.js';
 
 /** The stock changes of a count ($1): each line of a stocked product with a difference, in (I+) or out (I-) of its locator. */
 const DELTAS_SQL = `SELECT il.m_inventoryline_id AS line_id, il.m_product_id, il.m_locator_id, COALESCE(il.m_attributesetinstance_id, 0) AS asi, x.qty,
@@ -28,6 +28,7 @@ async function subType(d: DocumentContext): Promise<string | null> {
 async function moveStock(d: DocumentContext, inventoryId: number, date: unknown, stampInventory = false): Promise<void> {
   await refuseNegativeStock(d.wc.tx, DELTAS_SQL, inventoryId, 'inventory');
   await applyStockDeltas(d.wc.tx, DELTAS_SQL, 'm_inventoryline_id', inventoryId, date, d.wc.auth.userId, stampInventory);
+  await costInventory(d, inventoryId, date);
 }
 
 /**

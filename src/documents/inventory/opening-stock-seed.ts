@@ -1,8 +1,8 @@
 import type { Tx } from '../../db/types.js';
 
-/** The demo's opening stock counts: one per warehouse, ids from the opening stock range. */
-const FIRST_INVENTORY_ID = 1116000;
-const FIRST_LINE_ID = 1116100;
+/** The demo's opening stock counts: one per warehouse, ids from the opening stock range (counts below FIRST_LINE_ID). */
+export const FIRST_INVENTORY_ID = 1116000;
+export const FIRST_LINE_ID = 1116100;
 const PHYSICAL_INVENTORY_DOCTYPE = 144;
 const OPENING_DATE = '2003-01-01';
 

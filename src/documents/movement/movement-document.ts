@@ -1,4 +1,5 @@
 import { accountSchema } from '../accounting/facts.js';
+import { currentCostSql } from '../costing/costing-method.js';
 import { postFactRows } from '../accounting/fact-rows.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, noReactivation, requireLines, requireOpenPeriod } from '../engine/common.js';
 import { refuse, type DocumentContext, type DocumentType } from '../engine/document-type.js';
@@ -6,7 +7,6 @@ import type { ReversalDetail } from '../engine/reversal.js';
 import { nowTimestamp } from '../row-values.js';
 import { applyStockDeltas } from '../stock/movements.js';
 import { refuseNegativeStock } from '../stock/negative-stock.js';
-import { purchasePriceCostSql } from '../stock/product-cost.js';
 import { accrualOnVoidByMovementDate, reverseStockDocument } from '../stock/stock-reversal.js';
 
 /**
@@ -32,7 +32,9 @@ async function moveStock(d: DocumentContext, movementId: number, date: unknown):
  * product asset credited at the organization moved from and debited at the one moved to, the
  * line's quantity at the product's cost. Product asset is one account per schema here (the
  * default accounts), so only lines between warehouses of two organizations change a balance; a
- * move inside an organization posts nothing.
+ * move inside an organization posts nothing. Costs are kept at the client level, so a move changes
+ * neither the cost nor its quantity and writes no cost detail (the original writes them only at
+ * costing level organization).
  */
 async function post(d: DocumentContext, periodId: number): Promise<void> {
   const schema = await accountSchema(d);
@@ -45,7 +47,7 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
     glCategoryId: dt?.gl_category_id ?? null,
     ctes: `l AS (
        SELECT ml.m_movementline_id, ml.line, ml.m_product_id, ml.movementqty AS qty, wf.ad_org_id AS org_from, wt.ad_org_id AS org_to,
-              round(COALESCE(${purchasePriceCostSql('ml.m_product_id', 'h.movementdate', 'h.ad_client_id')}, 0) * ml.movementqty, 2) AS amt
+              round(${currentCostSql('ml.m_product_id', 'h.ad_client_id', '$3::bigint', 'h.movementdate')} * ml.movementqty, 2) AS amt
          FROM m_movementline ml
          JOIN m_movement h ON h.m_movement_id = ml.m_movement_id
          JOIN m_product p ON p.m_product_id = ml.m_product_id AND p.producttype = 'I'
@@ -56,7 +58,7 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
     facts: `SELECT s.org AS ad_org_id, $2::bigint AS account_id, s.dr, s.cr, s.qty, l.m_movementline_id AS line_id, l.m_product_id,
               row_number() OVER (ORDER BY l.line, l.m_movementline_id, s.side) AS ord
          FROM l CROSS JOIN LATERAL (VALUES (1, l.org_from, 0, l.amt, -l.qty), (2, l.org_to, l.amt, 0, l.qty)) AS s(side, org, dr, cr, qty)`,
-    params: [docId(d), asset],
+    params: [docId(d), asset, schema.schemaId],
   });
 }
 

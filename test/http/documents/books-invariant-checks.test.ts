@@ -83,6 +83,19 @@ describe('invariants of the books find what breaks them', () => {
     assert.equal(await off(133, locator), before);
   });
 
+  it('a stock value that is not what the product asset account says, and a cost quantity that is not what is on hand', async () => {
+    const cost = async (set: string) => sql(`UPDATE m_cost SET ${set} WHERE ad_client_id = $1 AND m_product_id = 133 AND m_costelement_id = 100`, [CLIENT]);
+    await cost('currentcostprice = currentcostprice + 1');
+    const value = await check('stockValue');
+    assert.deepEqual(value.map((v) => [v.check, v.subject.product]), [['stock-value', 133]]);
+    assert.equal(Number(value[0]!.actual) - Number(value[0]!.expected), Number((await sql('SELECT currentqty FROM m_cost WHERE m_product_id = 133 AND m_costelement_id = 100'))[0]!.currentqty));
+    await cost('currentcostprice = currentcostprice - 1');
+    await cost('currentqty = currentqty + 2');
+    assert.deepEqual((await check('stockValue')).map((v) => [v.check, v.subject.product, Number(v.actual) - Number(v.expected)]), [['cost-quantity', 133, 2]]);
+    await cost('currentqty = currentqty - 2');
+    assert.deepEqual(await found(), []);
+  });
+
   it('a reservation that does not follow its order lines, and an order line that does not reserve what it owes', async () => {
     await sql(`UPDATE m_storagereservation SET qty = qty + 4 WHERE m_product_id = 128 AND m_warehouse_id = 103 AND issotrx = 'Y'`);
     assert.deepEqual((await check('reservations')).map((v) => [v.subject.product, v.subject.sales, Number(v.actual) - Number(v.expected)]), [[128, 'Y', 4]]);

@@ -33,7 +33,11 @@ describe('posting of invoice matches: invoice price variance', () => {
   const rows = async (table: string, filter: string) => (await ok('GET', `/api/v1/models/${table}?$filter=${q(filter)}&$orderby=${table}_ID`)).records as Record<string, any>[];
   const lines = async (table: string, key: string, id: number) => (await rows(table, `${key} eq ${id}`)).sort((x, y) => x.Line - y.Line);
 
-  /** A completed purchase order of Oak (123) at `price`, and a service line (126) when asked. */
+  /**
+   * A completed purchase order of Oak (123) at `price`, and a service line (126) when asked. Oak is
+   * costed at standard (35): its receipts come in at 35, so the orders here are at 35 and a
+   * variance is the invoice's price against it.
+   */
   async function purchaseOrder(qty: number, price: number, service = false) {
     const po = await ok('POST', '/api/v1/models/c_order', {
       C_BPartner_ID: 114,
@@ -58,13 +62,13 @@ describe('posting of invoice matches: invoice price variance', () => {
   });
 
   it('an invoice priced above its order: the vendor invoice posts its item to Inventory Clearing, the match clears it and Not-invoiced Receipts, the difference goes to Invoice Price Variance', async () => {
-    const { po, lines: [oak, service] } = await purchaseOrder(5, 10, true);
+    const { po, lines: [oak, service] } = await purchaseOrder(5, 35, true);
     const receipt = await receive(po.id, [oak!, service!]);
     const receiptFacts = await stock.facts('m_inout', receipt.id);
-    assert.deepEqual(Object.fromEntries(balances(receiptFacts.rows)), { [ASSET]: 50, [NIR]: -50 });
+    assert.deepEqual(Object.fromEntries(balances(receiptFacts.rows)), { [ASSET]: 175, [NIR]: -175 });
 
     const inv = await invoice(po.id, [
-      { C_OrderLine_ID: oak!.id, PriceEntered: 12 },
+      { C_OrderLine_ID: oak!.id, PriceEntered: 37 },
       { C_OrderLine_ID: service!.id, PriceEntered: 30 },
     ]);
     assert.equal(idOf(inv.DocStatus), 'CO');
@@ -72,7 +76,7 @@ describe('posting of invoice matches: invoice price variance', () => {
     const invoiceFacts = await stock.facts('c_invoice', inv.id);
     assert.equal(invoiceFacts.dr, invoiceFacts.cr);
     const byLine = (lineId: number) => invoiceFacts.rows.filter((f) => Number(f.Line_ID) === lineId).map((f) => [Number(idOf(f.Account_ID)), Number(f.AmtAcctDr), Number(f.AmtAcctCr)]);
-    assert.deepEqual(byLine(iOak!.id), [[CLEARING, 60, 0]], 'an item goes to Inventory Clearing until matched');
+    assert.deepEqual(byLine(iOak!.id), [[CLEARING, 185, 0]], 'an item goes to Inventory Clearing until matched');
     assert.deepEqual(byLine(iService!.id), [[EXPENSE, 60, 0]], 'a service goes to expense');
 
     const matches = await rows('m_matchinv', `C_InvoiceLine_ID eq ${iOak!.id} or C_InvoiceLine_ID eq ${iService!.id}`);
@@ -84,8 +88,8 @@ describe('posting of invoice matches: invoice price variance', () => {
     assert.deepEqual(
       oakFacts.rows.map((f) => [Number(idOf(f.Account_ID)), Number(f.AmtAcctDr), Number(f.AmtAcctCr), Number(idOf(f.M_Product_ID))]).sort((x, y) => x[0]! - y[0]!),
       [
-        [NIR, 50, 0, 123],
-        [CLEARING, 0, 60, 123],
+        [NIR, 175, 0, 123],
+        [CLEARING, 0, 185, 123],
         [IPV, 10, 0, 123],
       ],
     );
@@ -95,12 +99,12 @@ describe('posting of invoice matches: invoice price variance', () => {
     assert.equal(all.get(NIR), 0, 'nothing left in Not-invoiced Receipts');
     assert.equal(all.get(CLEARING), 0, 'nothing left in Inventory Clearing');
     assert.equal(all.get(IPV), 10, 'the invoice price variance');
-    assert.equal(all.get(ASSET), 50, 'the stock keeps the receipt cost');
+    assert.equal(all.get(ASSET), 175, 'the stock keeps the receipt cost');
   });
 
   it('an invoice completed before its receipt is matched and posted when the receipt completes; a cheaper invoice credits the variance', async () => {
-    const { po, lines: [oak] } = await purchaseOrder(4, 25);
-    const inv = await invoice(po.id, [{ C_OrderLine_ID: oak!.id, PriceEntered: 20 }]);
+    const { po, lines: [oak] } = await purchaseOrder(4, 35);
+    const inv = await invoice(po.id, [{ C_OrderLine_ID: oak!.id, PriceEntered: 30 }]);
     const [iOak] = await lines('c_invoiceline', 'C_Invoice_ID', inv.id);
     assert.equal((await rows('m_matchinv', `C_InvoiceLine_ID eq ${iOak!.id}`)).length, 0, 'nothing received yet');
     const receipt = await receive(po.id, [oak!]);
@@ -110,15 +114,15 @@ describe('posting of invoice matches: invoice price variance', () => {
     assert.equal(idOf(match.Posted), 'Y');
     const matchFacts = await stock.facts('m_matchinv', match.id);
     assert.equal(matchFacts.dr, matchFacts.cr);
-    assert.deepEqual(Object.fromEntries(balances(matchFacts.rows)), { [NIR]: 100, [CLEARING]: -80, [IPV]: -20 });
+    assert.deepEqual(Object.fromEntries(balances(matchFacts.rows)), { [NIR]: 140, [CLEARING]: -120, [IPV]: -20 });
     const all = balances((await stock.facts('m_inout', receipt.id)).rows, (await stock.facts('c_invoice', inv.id)).rows, matchFacts.rows);
     assert.deepEqual([all.get(NIR), all.get(CLEARING), all.get(IPV)], [0, 0, -20]);
   });
 
   it('reversing the invoice reverses its posted match; the next invoice is matched with the receipt again', async () => {
-    const { po, lines: [oak] } = await purchaseOrder(3, 10);
+    const { po, lines: [oak] } = await purchaseOrder(3, 35);
     const receipt = await receive(po.id, [oak!]);
-    const first = await invoice(po.id, [{ C_OrderLine_ID: oak!.id, PriceEntered: 11 }]);
+    const first = await invoice(po.id, [{ C_OrderLine_ID: oak!.id, PriceEntered: 36 }]);
     const [iFirst] = await lines('c_invoiceline', 'C_Invoice_ID', first.id);
     const reversed = await ok('PUT', `/api/v1/models/c_invoice/${first.id}`, { 'doc-action': 'RC' });
     assert.equal(idOf(reversed.DocStatus), 'RE');
@@ -133,20 +137,20 @@ describe('posting of invoice matches: invoice price variance', () => {
     const firstFacts = (await stock.facts('c_invoice', first.id)).rows;
     const reversalInvoiceFacts = (await stock.facts('c_invoice', Number(idOf(reversed.Reversal_ID)))).rows;
     const open = balances(receiptFacts, firstFacts, reversalInvoiceFacts, originalFacts.rows, reversalFacts.rows);
-    assert.deepEqual([open.get(NIR), open.get(CLEARING), open.get(IPV)], [-30, 0, 0], 'received, not invoiced again');
+    assert.deepEqual([open.get(NIR), open.get(CLEARING), open.get(IPV)], [-105, 0, 0], 'received, not invoiced again');
 
     const second = await invoice(po.id, [{ C_OrderLine_ID: oak!.id }]);
     const [iSecond] = await lines('c_invoiceline', 'C_Invoice_ID', second.id);
     const [match] = await rows('m_matchinv', `C_InvoiceLine_ID eq ${iSecond!.id}`);
     assert.ok(match, 'the receipt is matched with the next invoice');
     const secondFacts = await stock.facts('m_matchinv', match.id);
-    assert.deepEqual(Object.fromEntries(balances(secondFacts.rows)), { [NIR]: 30, [CLEARING]: -30 }, 'at the order price: no variance');
+    assert.deepEqual(Object.fromEntries(balances(secondFacts.rows)), { [NIR]: 105, [CLEARING]: -105 }, 'at the order price: no variance');
   });
 
   it('matches and their facts are read as invoices are', async () => {
-    const { po, lines: [oak] } = await purchaseOrder(1, 10);
+    const { po, lines: [oak] } = await purchaseOrder(1, 35);
     await receive(po.id, [oak!]);
-    const inv = await invoice(po.id, [{ C_OrderLine_ID: oak!.id, PriceEntered: 13 }]);
+    const inv = await invoice(po.id, [{ C_OrderLine_ID: oak!.id, PriceEntered: 38 }]);
     const [iOak] = await lines('c_invoiceline', 'C_Invoice_ID', inv.id);
     const [match] = await rows('m_matchinv', `C_InvoiceLine_ID eq ${iOak!.id}`);
     const { user, ws } = await demoRoleTokens(server);
