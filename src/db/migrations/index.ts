@@ -38,6 +38,8 @@ import { addBuyingSeed } from '../../seed/buying-seed.js';
 import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
 import { addPricingSeed } from '../../seed/pricing-seed.js';
 import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
+import { addReplenishReport } from '../../documents/replenish/replenish-seed.js';
+import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
 
 export interface Migration {
   version: number;
@@ -501,6 +503,20 @@ export const migrations: Migration[] = [
     name: 'pricing: the Create Price List process (103) run from a price list version, with its DeleteOld parameter and access',
     async up(tx) {
       await addPricingSeed(tx);
+    },
+  },
+  {
+    version: 270,
+    name: 'replenishment: the Replenish Report (53267) with its parameters and the list of what it creates (purchase orders, requisitions, moves)',
+    async up(tx) {
+      await addReplenishReport(tx);
+    },
+  },
+  {
+    version: 271,
+    name: 'stock per product and warehouse: the view M_Product_Stock_v (on hand, reserved, ordered, available) and those quantities in the Product Info window',
+    async up(tx) {
+      await addStockView(tx);
     },
   },
   {

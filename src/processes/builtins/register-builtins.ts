@@ -21,6 +21,7 @@ import { bankStatementMatcher } from '../../documents/bankstatement/statement-ma
 import { bankTransfer } from '../../documents/bankstatement/bank-transfer.js';
 import { registerRmaProcesses } from '../../documents/rma/register.js';
 import { registerRequisitionProcesses } from '../../documents/requisition/register.js';
+import { registerReplenishProcesses } from '../../documents/replenish/register.js';
 import { priceListCreate } from '../../documents/pricing/price-list-create.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
@@ -46,5 +47,6 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('org.eevolution.process.BankTransfer', bankTransfer);
   registerRmaProcesses(impls);
   registerRequisitionProcesses(impls);
+  registerReplenishProcesses(impls);
   impls.register('org.compiere.process.M_PriceList_Create', priceListCreate);
 }
