@@ -40,6 +40,7 @@ import { addPricingSeed } from '../../seed/pricing-seed.js';
 import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
 import { addReplenishReport } from '../../documents/replenish/replenish-seed.js';
 import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
+import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
 
 export interface Migration {
   version: number;
@@ -517,6 +518,13 @@ export const migrations: Migration[] = [
     name: 'stock per product and warehouse: the view M_Product_Stock_v (on hand, reserved, ordered, available) and those quantities in the Product Info window',
     async up(tx) {
       await addStockView(tx);
+    },
+  },
+  {
+    version: 272,
+    name: 'printed forms of inventory moves and physical inventories: the processes Inventory Move Print (290) and Physical Inventory Print (291) with their access',
+    async up(tx) {
+      await addStockPrintSeed(tx);
     },
   },
   {
