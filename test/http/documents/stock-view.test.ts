@@ -47,6 +47,11 @@ describe('stock per product and warehouse (M_Product_Stock_v)', () => {
     assert.deepEqual([...one.keys()], [STORE]);
     const available = await call('GET', `/api/v1/models/m_product_stock_v?$filter=${q(`M_Product_ID eq ${product} and QtyAvailable gt 6`)}&$orderby=M_Warehouse_ID`);
     assert.deepEqual(available.body.records.map((x: any) => idOf(x.M_Warehouse_ID)), [HQ, NORTH]);
+    const uu = available.body.records[0].uid;
+    assert.match(String(uu), /^[0-9a-f-]{36}$/);
+    const byUuid = await call('GET', `/api/v1/models/m_product_stock_v/${uu}`);
+    assert.equal(byUuid.status, 200, byUuid.text);
+    assert.deepEqual([idOf(byUuid.body.M_Product_ID), idOf(byUuid.body.M_Warehouse_ID), byUuid.body.QtyOnHand], [product, HQ, 12], 'a row keeps its UUID');
   });
 
   it('follows the documents: a shipment of the reserved quantity lowers on hand and reserved', async () => {
