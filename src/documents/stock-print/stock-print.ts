@@ -32,7 +32,7 @@ interface StockForm {
   lines: (subtype: string | null) => { columns: Column[]; sql: string };
 }
 
-const PRODUCT = `coalesce(p.value || ' ' || p.name, '')`;
+const PRODUCT = `coalesce(p.name, '')`;
 
 const MOVE: StockForm = {
   header: 'm_movement',
