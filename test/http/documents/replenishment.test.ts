@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { csvRows } from '../../helpers/files.js';
 import { idOf, q, documentCalls } from './document-helpers.js';
+import { otherClientAdmin } from './other-client.js';
 
 const HQ = 103;
 const STORE = 104;
@@ -172,8 +173,16 @@ describe('replenishment: levels, the replenish report and the documents it creat
     assert.equal((await rows('c_order', `IsSOTrx eq false and Description eq 'Replenishment'`)).length, before);
   });
 
-  it('is refused to the least privileged demo role', async () => {
+  it('is refused to the least privileged demo role; another client reaches neither the warehouse nor the levels of the demo company', async () => {
     const user = await run({ M_Warehouse_ID: HQ }, fx.user);
     assert.ok(user.status === 403 || user.status === 404, `${user.status} ${user.text}`);
+    const other = await otherClientAdmin(fx.server, [53267]);
+    const r = await run({ M_Warehouse_ID: HQ }, other);
+    assert.equal(r.status, 200, r.text);
+    assert.equal(r.body.isError, true, r.text);
+    assert.match(r.body.summary, /No warehouse 103/);
+    const levels = await call('GET', `/api/v1/models/m_replenish?$filter=${q(`M_Warehouse_ID eq ${HQ}`)}`, undefined, other);
+    assert.equal(levels.status, 200, levels.text);
+    assert.deepEqual(levels.body.records, []);
   });
 });

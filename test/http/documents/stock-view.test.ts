@@ -2,6 +2,7 @@ import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { idOf, q, documentCalls } from './document-helpers.js';
+import { otherClientAdmin } from './other-client.js';
 
 const HQ = 103;
 const STORE = 104;
@@ -64,6 +65,7 @@ describe('stock per product and warehouse (M_Product_Stock_v)', () => {
   it('shows a role only the warehouses of its organizations, and is read-only', async () => {
     const user = await stock(fx.user);
     assert.deepEqual([...user.keys()].sort(), [HQ, STORE], 'GardenUser has no access to Store North');
+    assert.equal((await stock(await otherClientAdmin(fx.server))).size, 0, 'another client sees no stock of the demo company');
     const write = await call('POST', '/api/v1/models/m_product_stock_v', { M_Product_ID: product, M_Warehouse_ID: HQ, QtyOnHand: 1 });
     assert.ok(write.status >= 400 && write.status < 500, `${write.status} ${write.text}`);
     assert.equal(typeof write.body.detail, 'string');
