@@ -30,13 +30,15 @@ export interface ReplenishFilter {
 
 /**
  * The product's vendor for replenishment: its current vendor, else its only vendor (the original
- * makes a product's only vendor current before it reads them).
+ * makes a product's only vendor current before it reads them). One pass over the vendor rows of
+ * the warehouse's products, joined by product (a lookup per level read them all once per level).
  */
-const VENDOR = `LEFT JOIN LATERAL (
-    SELECT po.c_bpartner_id, po.order_min, po.order_pack FROM m_product_po po
-     WHERE po.m_product_id = r.m_product_id AND po.isactive = 'Y'
-       AND (po.iscurrentvendor = 'Y' OR (SELECT count(*) FROM m_product_po o WHERE o.m_product_id = r.m_product_id AND o.isactive = 'Y') = 1)
-     ORDER BY po.iscurrentvendor DESC, po.m_product_po_id LIMIT 1) v ON TRUE
+const VENDOR = (warehouseParam: string) => `LEFT JOIN (
+    SELECT DISTINCT ON (po.m_product_id) po.m_product_id, po.c_bpartner_id, po.order_min, po.order_pack, po.iscurrentvendor,
+           count(*) OVER (PARTITION BY po.m_product_id) AS vendors
+      FROM m_product_po po
+     WHERE po.isactive = 'Y' AND po.m_product_id IN (SELECT x.m_product_id FROM m_replenish x WHERE x.m_warehouse_id = ${warehouseParam})
+     ORDER BY po.m_product_id, po.iscurrentvendor DESC, po.m_product_po_id) v ON v.m_product_id = r.m_product_id AND (v.iscurrentvendor = 'Y' OR v.vendors = 1)
   LEFT JOIN c_bpartner bp ON bp.c_bpartner_id = v.c_bpartner_id`;
 
 const STOCK = `(SELECT COALESCE(sum(s.qtyonhand), 0) FROM m_storageonhand s JOIN m_locator l ON l.m_locator_id = s.m_locator_id
@@ -73,8 +75,9 @@ const idOrNull = (v: string | number | null): number | null => (v === null ? nul
  */
 export async function replenishRows(q: Queryable, dict: Dictionary, auth: AuthContext, f: ReplenishFilter): Promise<ReplenishRow[]> {
   const sql = new SqlBuilder();
+  const warehouse = sql.param(f.warehouseId);
   const where = [
-    `r.m_warehouse_id = ${sql.param(f.warehouseId)}`,
+    `r.m_warehouse_id = ${warehouse}`,
     `r.ad_client_id = ${sql.param(auth.clientId)}`,
     `r.isactive = 'Y'`,
     `r.replenishtype <> '0'`,
@@ -86,7 +89,7 @@ export async function replenishRows(q: Queryable, dict: Dictionary, auth: AuthCo
     `SELECT r.m_product_id, p.value, p.name, r.replenishtype, r.level_min::float8 AS level_min, r.level_max::float8 AS level_max, r.m_warehousesource_id,
             v.c_bpartner_id, bp.name AS vendor, v.order_min::float8 AS order_min, v.order_pack::float8 AS order_pack, ${STOCK}
        FROM m_replenish r JOIN m_product p ON p.m_product_id = r.m_product_id AND p.isactive = 'Y'
-       ${VENDOR}
+       ${VENDOR(warehouse)}
       WHERE ${where.join(' AND ')}
       ORDER BY v.c_bpartner_id NULLS LAST, p.value, r.m_replenish_id`,
     sql.values,
