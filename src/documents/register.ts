@@ -22,6 +22,7 @@ import { registerGlJournals } from './gl-journal/register.js';
 import { registerBankStatement } from './bankstatement/register.js';
 import { registerCash } from './cash/register.js';
 import { registerDocumentPrinter } from '../print/document-print.js';
+import { printStockDocument } from './stock-print/stock-print.js';
 import { printPayment } from './payment/payment-print.js';
 import { registerRmaRules } from './rma/register.js';
 import { prepayNotCash } from './order-subtypes/prepay-payment-rule.js';
@@ -90,6 +91,7 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerBankStatement(events);
   registerCash(events);
   registerDocumentPrinter('c_payment', printPayment);
+  for (const table of ['m_movement', 'm_inventory']) registerDocumentPrinter(table, printStockDocument);
   registerRmaRules(events, documentDefaults);
   for (const type of ['before-new', 'before-change'] as const) events.on(type, 'c_order', prepayNotCash);
   registerRequisitionRules(events, documentDefaults);

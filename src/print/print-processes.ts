@@ -10,6 +10,8 @@ export const DOCUMENT_PRINT_PROCESSES: ReadonlyMap<number, string> = new Map([
   [110, 'c_order'], // Rpt C_Order, Order Print
   [116, 'c_invoice'], // Rpt C_Invoice, Invoice Print
   [117, 'm_inout'], // Rpt M_InOut, Delivery Note / Shipment Print
+  [290, 'm_movement'], // Rpt M_Movement, Inventory Move Print
+  [291, 'm_inventory'], // Rpt M_Inventory, Physical Inventory Print
   [1100002, 'gl_journal'], // Rpt GL_Journal, GL Journal Print
   [1101006, 'c_bankstatement'], // Bank Statement Print
   [1101007, 'c_cash'], // Cash Journal Print

@@ -22,6 +22,9 @@ import { addLotsSeed } from '../../seed/lots-seed.js';
 import { addAttributeUseTable } from '../../seed/attribute-use-seed.js';
 import { addReadReplicaSettings } from '../../seed/read-replica-settings.js';
 import { addCostingSeed } from '../../documents/costing/costing-seed.js';
+import { addReplenishReport } from '../../documents/replenish/replenish-seed.js';
+import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
+import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
 
 export type { Migration } from './migration.js';
 
@@ -187,6 +190,27 @@ export const migrations: Migration[] = [
     name: 'requests for quotation: the RfQ tables (C_RfQ_Topic, C_RfQ_TopicSubscriber, C_RfQ, C_RfQLine, C_RfQLineQty, C_RfQResponse, C_RfQResponseLine, C_RfQResponseLineQty), the demo topic with two vendors, and the processes Create RfQ Response, Rank RfQ Responses, Create Purchase Order and Close RfQ',
     async up(tx) {
       await addRfqSeed(tx);
+    },
+  },
+  {
+    version: 270,
+    name: 'replenishment: the Replenish Report (53267) with its parameters and the list of what it creates (purchase orders, requisitions, moves)',
+    async up(tx) {
+      await addReplenishReport(tx);
+    },
+  },
+  {
+    version: 271,
+    name: 'stock per product and warehouse: the view M_Product_Stock_v (on hand, reserved, ordered, available) and those quantities in the Product Info window',
+    async up(tx) {
+      await addStockView(tx);
+    },
+  },
+  {
+    version: 272,
+    name: 'printed forms of inventory moves and physical inventories: the processes Inventory Move Print (290) and Physical Inventory Print (291) with their access',
+    async up(tx) {
+      await addStockPrintSeed(tx);
     },
   },
   {

@@ -22,6 +22,7 @@ import { bankTransfer } from '../../documents/bankstatement/bank-transfer.js';
 import { registerRmaProcesses } from '../../documents/rma/register.js';
 import { registerRequisitionProcesses } from '../../documents/requisition/register.js';
 import { registerRfqProcesses } from '../../documents/rfq/register.js';
+import { registerReplenishProcesses } from '../../documents/replenish/register.js';
 import { priceListCreate } from '../../documents/pricing/price-list-create.js';
 
 /** Binds the built-in processes to their class keys (AD_Process.Classname). */
@@ -48,5 +49,6 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   registerRmaProcesses(impls);
   registerRequisitionProcesses(impls);
   registerRfqProcesses(impls);
+  registerReplenishProcesses(impls);
   impls.register('org.compiere.process.M_PriceList_Create', priceListCreate);
 }
