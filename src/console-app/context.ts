@@ -1,5 +1,5 @@
 import type { Dictionary } from './dictionary.js';
-import type { TokenSession } from './token-session.js';
+import type { TokenSession } from '../browser/token-session.js';
 
 /** What a view needs: the API session, the dictionary, navigation, and the element it draws in. */
 export interface ViewContext {

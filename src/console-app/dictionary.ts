@@ -3,7 +3,7 @@
  * (/models/ad_table, /models/ad_column, /references): its columns in order with their
  * references, the values of list references and the table a lookup points to. Cached per page.
  */
-import type { TokenSession } from './token-session.js';
+import type { TokenSession } from '../browser/token-session.js';
 
 export interface TableInfo {
   id: number;

@@ -1,7 +1,7 @@
 /** The stepwise login: user and password, then client, role, organization and warehouse. */
 import { h, fill, notice } from './dom.js';
 import type { ViewContext } from './context.js';
-import type { Choice } from './token-session.js';
+import type { Choice } from '../browser/token-session.js';
 
 export async function loginView(ctx: ViewContext, done: () => void): Promise<void> {
   const { api, main } = ctx;

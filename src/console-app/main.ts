@@ -6,7 +6,7 @@
 import { h, fill, notice } from './dom.js';
 import { CONSOLE_BASE, href, type ViewContext } from './context.js';
 import { Dictionary } from './dictionary.js';
-import { TokenSession } from './token-session.js';
+import { TokenSession } from '../browser/token-session.js';
 import { loginView } from './login-view.js';
 import { tablesView } from './tables-view.js';
 import { recordsView } from './records-view.js';

@@ -9,7 +9,7 @@ import { type ColumnInfo, isStandard, type TableInfo } from './dictionary.js';
 import { fieldInput, type FieldInput } from './field-inputs.js';
 import { detailsPanel } from './details-panel.js';
 import { factsPanel } from './facts-panel.js';
-import { ApiError } from './token-session.js';
+import { ApiError } from '../browser/token-session.js';
 
 const DOCUMENT_ACTIONS = 135;
 

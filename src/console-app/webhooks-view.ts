@@ -26,14 +26,15 @@ export async function webhooksView(ctx: ViewContext): Promise<void> {
     };
     fill(
       body,
-      table(['Delivery', 'Endpoint', 'Event', 'Status', 'HTTP', 'Attempts', 'Created', ''], answer.records ?? [], (d: any) => [
+      table(['Delivery', 'Endpoint', 'Event', 'Status', 'HTTP', 'Attempts', 'Created', 'Error', ''], answer.records ?? [], (d: any) => [
         String(d.id),
         showValue(d.REST_Webhook_Out_ID),
-        showValue(d.EventType ?? d.EventModelValidator),
+        showValue(d.EventType),
         h('span', { class: 'delivery-status' }, showValue(d.DeliveryStatus)),
-        showValue(d.HTTPStatusCode ?? d.ResponseCode),
-        showValue(d.AttemptCount ?? d.Attempts),
+        showValue(d.HttpStatus),
+        showValue(d.Attempts),
         showValue(d.Created),
+        showValue(d.ErrorMessage),
         h('button', { type: 'button', class: 'replay', 'data-delivery': String(d.id), onclick: replay(d.id) }, 'Replay'),
       ], 'No deliveries'),
       pager(ctx, '/webhooks', page, answer['page-count'] ?? 1, answer['row-count'] ?? 0, {}),

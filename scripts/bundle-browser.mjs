@@ -1,7 +1,10 @@
-// Builds the web console (src/console-app/) into dist/console/: index.html and, under assets/,
-// the script and style sheet with a hash of their content in their names, so that the service
-// can let browsers keep them for a year while index.html is asked for again every time.
-// Usage: node scripts/bundle-console.mjs
+// Builds the code that runs in browsers. The web console (src/console-app/) goes into
+// dist/console/: index.html and, under assets/, the script and style sheet with a hash of their
+// content in their names, so that the service can let browsers keep them for a year while
+// index.html is asked for again every time. The documentation page's login form
+// (src/browser/docs-login.ts, which shares the console's session module) goes into
+// dist/browser/docs-login.js, served as /api/v1/docs/login.js.
+// Usage: node scripts/bundle-browser.mjs
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -10,9 +13,11 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const sourceDir = path.join(root, 'src', 'console-app');
 export const consoleDir = path.join(root, 'dist', 'console');
+export const docsLoginFile = path.join(root, 'dist', 'browser', 'docs-login.js');
+const common = { bundle: true, platform: 'browser', target: 'es2022', minify: true, charset: 'utf8', logLevel: 'warning' };
 
-/** Writes the console; without esbuild (an install without dev dependencies) leaves any earlier build and says so. */
-export function bundleConsole() {
+/** Writes the browser code; without esbuild (an install without dev dependencies) leaves any earlier build and says so. */
+export function bundleBrowser() {
   let esbuild;
   try {
     esbuild = createRequire(import.meta.url)('esbuild');
@@ -25,14 +30,9 @@ export function bundleConsole() {
     entryPoints: [path.join(sourceDir, 'main.ts'), path.join(sourceDir, 'console.css')],
     outdir: assets,
     entryNames: 'console-[hash]',
-    bundle: true,
     format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    charset: 'utf8',
     metafile: true,
-    logLevel: 'warning',
+    ...common,
   });
   const outputs = Object.keys(result.metafile.outputs).map((p) => path.basename(p));
   const named = (ext) => {
@@ -42,7 +42,8 @@ export function bundleConsole() {
   };
   const page = fs.readFileSync(path.join(sourceDir, 'index.html'), 'utf8').replace('{{css}}', named('.css')).replace('{{js}}', named('.js'));
   fs.writeFileSync(path.join(consoleDir, 'index.html'), page);
+  esbuild.buildSync({ entryPoints: [path.join(root, 'src', 'browser', 'docs-login.ts')], outfile: docsLoginFile, format: 'iife', ...common });
   return true;
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) bundleConsole();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) bundleBrowser();

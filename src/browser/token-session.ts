@@ -1,8 +1,9 @@
 /**
- * The API session of the console: the token pair kept in the tab's session storage, every call
- * made with the token, the pair refreshed with the refresh token shortly before the access token
- * expires (a refresh token works once, so one refresh at a time), and the stepwise login of the
- * API (user and password, then client, role, organization and warehouse).
+ * The API session of the pages Dictum serves (the console, the documentation page's login): the
+ * token pair kept in the tab's session storage, every call made with the token, the pair
+ * refreshed with the refresh token shortly before the access token expires (a refresh token works
+ * once, so one refresh at a time), and the stepwise login of the API (user and password, then
+ * client, role, organization and warehouse).
  */
 export const API_BASE = '/api/v1';
 
@@ -55,6 +56,17 @@ export class TokenSession {
     private readonly onLoggedOut: () => void = () => undefined,
   ) {
     this.#pair = JSON.parse(store.getItem(key) ?? 'null') as TokenPair | null;
+    this.#schedule();
+  }
+
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Refreshes ahead of expiry, so that a page left open keeps its session (and a dead pair is dropped at once). */
+  #schedule(): void {
+    clearTimeout(this.#timer);
+    const pair = this.#pair;
+    if (!pair) return;
+    const wait = Math.max(0, expiry(pair.token) - Date.now() - margin(pair.token));
+    this.#timer = setTimeout(() => void this.freshToken().then(() => this.#schedule()), Math.min(wait, 2_147_483_647));
   }
 
   get pair(): TokenPair | null {
@@ -65,6 +77,7 @@ export class TokenSession {
     this.#pair = p;
     if (p) this.store.setItem(this.key, JSON.stringify(p));
     else this.store.removeItem(this.key);
+    this.#schedule();
   }
 
   /** A request to the API; `token` null sends none, undefined sends the session's (refreshed when due). */
