@@ -1,7 +1,7 @@
 /** Nodes of the cluster, background servers and schedulers, each as far as the role may see them. */
 import { h, fill, notice, table } from './dom.js';
 import type { ViewContext } from './context.js';
-import { errorText } from './record-view.js';
+import { errorText } from './error-text.js';
 import { showValue } from './show-value.js';
 
 export async function clusterView(ctx: ViewContext): Promise<void> {

@@ -8,6 +8,7 @@ import { CONSOLE_BASE, href, type ViewContext } from './context.js';
 import { Dictionary } from './dictionary.js';
 import { TokenSession } from '../browser/token-session.js';
 import { loginView } from './login-view.js';
+import { errorText } from './error-text.js';
 import { tablesView } from './tables-view.js';
 import { recordsView } from './records-view.js';
 import { recordView } from './record-view.js';
@@ -73,7 +74,7 @@ async function show(): Promise<void> {
   try {
     await route[1]({ api, dict, go, main, params: new URLSearchParams(location.search) }, ...parts);
   } catch (e) {
-    main.append(notice((e as Error).message));
+    main.append(notice(errorText(e)));
   }
 }
 

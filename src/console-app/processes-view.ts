@@ -7,7 +7,7 @@ import { h, fill, notice, table } from './dom.js';
 import { href, type ViewContext } from './context.js';
 import type { ColumnInfo } from './dictionary.js';
 import { fieldInput, type FieldInput } from './field-inputs.js';
-import { errorText } from './record-view.js';
+import { errorText } from './error-text.js';
 
 export async function processesView(ctx: ViewContext): Promise<void> {
   const answer = await ctx.api.call('GET', '/processes');

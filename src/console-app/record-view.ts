@@ -9,7 +9,7 @@ import { type ColumnInfo, isStandard, type TableInfo } from './dictionary.js';
 import { fieldInput, type FieldInput } from './field-inputs.js';
 import { detailsPanel } from './details-panel.js';
 import { factsPanel } from './facts-panel.js';
-import { ApiError } from '../browser/token-session.js';
+import { errorText } from './error-text.js';
 
 const DOCUMENT_ACTIONS = 135;
 
@@ -90,9 +90,4 @@ async function documentActionBar(ctx: ViewContext, model: string, record: Record
     }
   };
   return h('div', { class: 'toolbar doc-actions' }, h('span', { id: 'doc-status' }, `Status: ${docStatus}`), h('label', {}, 'Document action ', select), h('button', { type: 'button', id: 'doc-action-run', onclick: run }, 'Run'));
-}
-
-export function errorText(err: unknown): string {
-  if (err instanceof ApiError) return err.title && err.title !== err.message ? `${err.title}: ${err.message}` : err.message;
-  return (err as Error).message;
 }

@@ -2,7 +2,7 @@
 import { h, fill, notice, table } from './dom.js';
 import type { ViewContext } from './context.js';
 import { pager } from './pager.js';
-import { errorText } from './record-view.js';
+import { errorText } from './error-text.js';
 import { showValue } from './show-value.js';
 
 const PAGE = 20;
