@@ -8,11 +8,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundleFile, bundleService } from './bundle.mjs';
+import { bundleBrowser, consoleDir, docsLoginFile } from './bundle-browser.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = path.join(root, 'dist', '.build-stamp');
 const sourceDirs = ['src', 'test', 'bench'];
 const inputs = ['tsconfig.json', 'package.json', path.join('node_modules', 'typescript', 'package.json')];
+
+// TypeScript and JSON, and the web console's page and style sheet (src/console-app/).
+const SOURCE_FILE = /\.(ts|json|html|css)$/;
 
 /** The newest modification time of the compiler's inputs, in milliseconds. */
 function newestInput() {
@@ -28,7 +32,7 @@ function newestInput() {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (e.name !== 'node_modules' && e.name !== 'results') visit(p);
-      } else if (e.name.endsWith('.ts') || e.name.endsWith('.json')) {
+      } else if (SOURCE_FILE.test(e.name)) {
         newest = Math.max(newest, fs.statSync(p).mtimeMs);
       }
     }
@@ -60,6 +64,7 @@ export function buildIfStale(force = false) {
   if (!force && newestInput() < built) {
     // A build from before the bundle existed (or one whose bundle was removed) gets it now.
     if (!fs.existsSync(bundleFile)) bundleService();
+    if (!fs.existsSync(path.join(consoleDir, 'index.html')) || !fs.existsSync(docsLoginFile)) bundleBrowser();
     return false;
   }
   // Incremental build info without its output (dist/src removed by hand) would make tsc emit nothing.
@@ -68,6 +73,7 @@ export function buildIfStale(force = false) {
   const r = spawnSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
   bundleService();
+  bundleBrowser();
   // The stamp takes the time the build started: a file saved during the build counts as newer.
   fs.mkdirSync(path.dirname(stamp), { recursive: true });
   fs.writeFileSync(stamp, '');

@@ -34,6 +34,7 @@ import { clientErrors, frameworkErrors } from './http/framework-errors.js';
 import { RouteMethods } from './http/route-methods.js';
 import { BODY_LIMIT, limitPublicBodies, REQUEST_TIMEOUT_MS } from './http/limits.js';
 import { webhookRoutes } from './webhooks/register.js';
+import { consoleRoutes } from './console/console-routes.js';
 import { requestIdOf } from './http/request-id.js';
 import { logEveryRequest } from './http/access-log.js';
 import { allowCrossOrigin } from './http/cors.js';
@@ -104,5 +105,6 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   await taskRoutes(app, s);
   await openApiRoutes(app, s, routes);
   await webhookRoutes(app, s);
+  await consoleRoutes(app);
   return app;
 }

@@ -35,13 +35,19 @@ function queryComponents(): Record<string, Schema> {
   return out;
 }
 
-/** `/api/v1/models/:table` -> `/api/v1/models/{table}` and the names of its path parameters (pure). */
+/** `/api/v1/models/:table` -> `/api/v1/models/{table}` (and `/console/*` -> `/console/{path}`) and the names of its path parameters (pure). */
 export function openApiPath(url: string): { path: string; params: string[] } {
   const params: string[] = [];
-  const path = url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => {
-    params.push(n);
-    return `{${n}}`;
-  });
+  const path = url
+    .replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => {
+      params.push(n);
+      return `{${n}}`;
+    })
+    // A trailing wildcard (the console's addresses) is one parameter, `path`, holding the rest.
+    .replace(/\/\*$/, () => {
+      params.push('path');
+      return '/{path}';
+    });
   return { path, params };
 }
 

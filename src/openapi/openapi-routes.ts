@@ -28,7 +28,15 @@ const VERSION = (JSON.parse(fs.readFileSync(path.join(projectRoot, 'package.json
 // The package's folder, found without loading its index: that runs the 1.5 MB browser bundle (about
 // 0.2 s of a start) only to serve files from the folder.
 const uiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-const ASSETS: Record<string, string> = { 'swagger-ui.css': 'text/css; charset=utf-8', 'swagger-ui-bundle.js': 'application/javascript; charset=utf-8', 'favicon-32x32.png': 'image/png' };
+/** The login form's script, built by `npm run build` (scripts/bundle-browser.mjs). */
+const DOCS_LOGIN_SCRIPT = path.join(projectRoot, 'dist', 'browser', 'docs-login.js');
+/** The page's files: Swagger UI's (kept a day) and the login form's script, built with the service (asked for again every time). */
+const ASSETS: Record<string, { type: string; file: string; cache: string }> = {
+  'swagger-ui.css': { type: 'text/css; charset=utf-8', file: path.join(uiDir, 'swagger-ui.css'), cache: 'public, max-age=86400' },
+  'swagger-ui-bundle.js': { type: 'application/javascript; charset=utf-8', file: path.join(uiDir, 'swagger-ui-bundle.js'), cache: 'public, max-age=86400' },
+  'favicon-32x32.png': { type: 'image/png', file: path.join(uiDir, 'favicon-32x32.png'), cache: 'public, max-age=86400' },
+  'login.js': { type: 'application/javascript; charset=utf-8', file: DOCS_LOGIN_SCRIPT, cache: 'no-cache' },
+};
 
 /** /api/v1/openapi.json, /api/v1/docs, and the YAML descriptions of one table or view. */
 export async function openApiRoutes(app: FastifyInstance, s: Services, routes: RouteEntry[]): Promise<void> {
@@ -68,8 +76,8 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
   app.get('/', { config: { public: true } }, async (_req, reply) => reply.redirect('/api/v1/docs', 302));
   app.get('/api/v1/docs', { config: { public: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(DOCS_PAGE));
   app.get<{ Params: { asset: string } }>('/api/v1/docs/:asset', { config: { public: true } }, async (req, reply) => {
-    const type = ASSETS[req.params.asset];
-    if (!type) throw notFound('Not Found', `No documentation asset ${req.params.asset}`);
-    return reply.type(type).header('cache-control', 'public, max-age=86400').send(fs.createReadStream(path.join(uiDir, req.params.asset)));
+    const asset = Object.hasOwn(ASSETS, req.params.asset) ? ASSETS[req.params.asset] : undefined;
+    if (!asset || !fs.existsSync(asset.file)) throw notFound('Not Found', `No documentation asset ${req.params.asset}`);
+    return reply.type(asset.type).header('cache-control', asset.cache).send(fs.createReadStream(asset.file));
   });
 }

@@ -180,6 +180,9 @@ export const OPERATIONS: Record<string, OperationFacts> = {
   'GET /api/v1/docs': { summary: 'The interactive documentation page', binary: ['text/html'], example: '<!DOCTYPE html><html lang="en"><head><title>Dictum API</title>...' },
   'GET /api/v1/docs/:asset': { summary: 'A file of the documentation page', binary: ['text/css', 'application/javascript', 'image/png'] },
   'GET /': { summary: 'Redirects to the documentation page', status: 302, example: '/api/v1/docs' },
+  // the web console (docs/console.md): public files; it logs in through the API like any client
+  'GET /console': { summary: 'The web console page', binary: ['text/html'], example: '<!DOCTYPE html><html lang="en"><head><title>Dictum console</title>...' },
+  'GET /console/*': { summary: 'A file of the web console (script, style sheet), or its page for the addresses of its own views', binary: ['text/html', 'text/javascript', 'text/css'], example: '<!DOCTYPE html><html lang="en"><head><title>Dictum console</title>...' },
   // webhooks
   'POST /api/v1/webhooks/:key': { summary: 'Receive an inbound webhook (signed, see Standard Webhooks)', body: OBJECT, answer: OBJECT, example: { type: 'order.paid', data: { id: 102 } } },
   'POST /api/v1/webhooks/outbound/deliveries/:id/replay': { summary: 'Send an outbound webhook delivery again', answer: delivery, example: { id: 1000000, status: 'P' } },

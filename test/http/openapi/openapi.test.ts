@@ -328,8 +328,14 @@ describe('OpenAPI description of the API', () => {
   it('serves the interactive documentation page, under both paths and from /', async () => {
     const page = await server.request('GET', '/api/v1/docs');
     assert.equal(page.status, 200);
-    assert.match(page.text, /SwaggerUIBundle/);
-    assert.match(page.text, /openapi\.json/);
+    assert.match(page.text, /swagger-ui-bundle\.js/);
+    // The login form's script (built with the web console) opens the document in Swagger UI.
+    assert.match(page.text, /src="\/api\/v1\/docs\/login\.js"/);
+    const login = await server.request('GET', '/api/v1/docs/login.js');
+    assert.equal(login.headers.get('content-type'), 'application/javascript; charset=utf-8');
+    assert.equal(login.headers.get('cache-control'), 'no-cache');
+    assert.match(login.text, /SwaggerUIBundle/);
+    assert.match(login.text, /openapi\.json/);
     const slash = await server.request('GET', '/api/v1/docs/');
     assert.equal(slash.status, 200);
     assert.equal(slash.text, page.text);

@@ -7,6 +7,7 @@ describe('OpenAPI operations from routes', () => {
   it('turns route parameters into path templates', () => {
     assert.deepEqual(openApiPath('/api/v1/windows/:window/tabs/:tab/:id'), { path: '/api/v1/windows/{window}/tabs/{tab}/{id}', params: ['window', 'tab', 'id'] });
     assert.deepEqual(openApiPath('/api/v1/forms'), { path: '/api/v1/forms', params: [] });
+    assert.deepEqual(openApiPath('/console/*'), { path: '/console/{path}', params: ['path'] });
   });
   it('lists path and query parameters, the success status and the error statuses', () => {
     const op = operation({ method: 'POST', url: '/api/v1/models/:table', public: false }, { summary: 'Create', status: 201, query: ['x'] }) as {
