@@ -79,6 +79,32 @@ describe('costing: average invoice, the invoice price averaged in when the invoi
     assert.deepEqual(await violations(), []);
   });
 
+  it('an invoice completed before the receipt is matched as the receipt completes; reversing the receipt takes the variance back out with it', async () => {
+    const product = await c.product('I', 10);
+    const po = await c.ok('POST', '/api/v1/models/c_order', {
+      C_BPartner_ID: 114, C_DocTypeTarget_ID: 126, IsSOTrx: false, C_OrderLine: [{ M_Product_ID: product, QtyEntered: 10, PriceEntered: 10 }], 'doc-action': 'CO',
+    });
+    const [orderLine] = await c.records('c_orderline', `C_Order_ID eq ${po.id}`);
+    await invoice({ C_Order_ID: po.id, M_InOutLine: [{ C_OrderLine_ID: orderLine!.id }] }, 12);
+    const receipt = await c.ok('POST', '/api/v1/models/m_inout', { C_Order_ID: po.id, M_InOutLine: [{ C_OrderLine_ID: orderLine!.id }], 'doc-action': 'CO' });
+    const matches = await c.records('m_matchinv', `M_InOutLine_ID eq ${receipt.M_InOutLine[0].id}`);
+    assert.equal(matches.length, 1, 'the receipt met the invoice');
+    // In at the order price 10, then the invoice's 120 against 100: 10 + 20 / 10.
+    assert.deepEqual(Object.fromEntries(await matchBalances(matches[0]!.id)), { 21190: 100, 51290: -120, [ASSET]: 20 });
+    let cost = await c.cost(product);
+    assert.deepEqual([cost.price, cost.qty], [12, 10]);
+    assert.equal(await c.balance(product, ASSET), 120);
+
+    const reversed = await c.ok('PUT', `/api/v1/models/m_inout/${receipt.id}`, { 'doc-action': 'RC' });
+    assert.equal(idOf(reversed.DocStatus), 'RE');
+    const [, reversal] = await c.records('m_matchinv', `M_InOutLine_ID eq ${receipt.M_InOutLine[0].id}`);
+    assert.deepEqual(Object.fromEntries(await matchBalances(reversal!.id)), { 21190: -100, 51290: 120, [ASSET]: -20 }, 'the variance leaves while the 10 are still in stock');
+    cost = await c.cost(product);
+    assert.deepEqual([cost.price, cost.qty], [10, 0]);
+    assert.equal(await c.balance(product, ASSET), 0);
+    assert.deepEqual(await violations(), []);
+  });
+
   it('with no stock left the whole variance goes to Invoice Price Variance and the cost keeps its price', async () => {
     const product = await c.product('I', 10);
     const receipt = await c.receive(product, 4, 10);
