@@ -104,8 +104,9 @@ function matchContext(d: DocumentContext, orgId: unknown): DocumentContext {
 }
 
 /**
- * Posts M_MatchInv rows: their facts, the variance split by what the stock covers (averaged into
- * the cost under an averaging method), in the period `periodOf` answers for each.
+ * Posts the facts of M_MatchInv rows (the caller marks them posted), the variance split by what
+ * the stock covers (averaged into the cost under an averaging method), in the period `periodOf`
+ * answers for each.
  */
 async function postMatchRows(d: DocumentContext, ids: readonly number[], periodOf: (dateAcct: unknown) => Promise<number>, glCategoryOf: (id: number) => number | null): Promise<void> {
   const schema = await accountSchema(d);
@@ -128,8 +129,9 @@ async function postMatchRows(d: DocumentContext, ids: readonly number[], periodO
       matchInvId,
     );
   }
-  await d.wc.tx.query(`UPDATE m_matchinv SET posted = 'Y', updated = $2::timestamp WHERE m_matchinv_id = ANY($1::bigint[])`, [ids, nowTimestamp()]);
 }
+
+const MARK_POSTED_SQL = `UPDATE m_matchinv SET posted = 'Y', updated = $2::timestamp WHERE m_matchinv_id = ANY($1::bigint[])`;
 
 /**
  * Posts new M_MatchInv rows (written by the document `d` completing, whose base type decides the
@@ -143,6 +145,7 @@ export async function postMatchInvoices(d: DocumentContext, ids: readonly number
     return period.periodId;
   };
   await postMatchRows(d, ids, periodOf, () => glCategoryId);
+  await d.wc.tx.query(MARK_POSTED_SQL, [ids, nowTimestamp()]);
 }
 
 /** Of the reversal matches, those of products costed by an averaging method, with the category of their originals' facts. */
@@ -171,5 +174,5 @@ export async function postMatchInvoiceReversals(d: DocumentContext, reversals: r
   }
   const fresh = posted.filter((r) => averaged.has(r.reversal)).map((r) => r.reversal);
   if (fresh.length) await postMatchRows(d, fresh, async () => periodId, (id) => averaged.get(id) ?? null);
-  await d.wc.tx.query(`UPDATE m_matchinv SET posted = 'Y', updated = $2::timestamp WHERE m_matchinv_id = ANY($1::bigint[])`, [posted.map((r) => r.reversal), nowTimestamp()]);
+  await d.wc.tx.query(MARK_POSTED_SQL, [posted.map((r) => r.reversal), nowTimestamp()]);
 }
