@@ -119,6 +119,17 @@ describe('costing: average invoice, the invoice price averaged in when the invoi
     assert.deepEqual(await violations(), []);
   });
 
+  it('average PO takes the invoice price the same way (the original stock coverage of Average PO)', async () => {
+    const product = await c.product('A', 10);
+    const receipt = await c.receive(product, 8, 10);
+    const { matches } = await invoice(receipt, 10.5);
+    // 84 against 80: the 8 in stock take the 4, 10 + 4 / 8.
+    assert.deepEqual(Object.fromEntries(await matchBalances(matches[0]!.id)), { 21190: 80, 51290: -84, [ASSET]: 4 });
+    const cost = await c.cost(product);
+    assert.deepEqual([cost.price, cost.qty, cost.element], [10.5, 8, 103]);
+    assert.deepEqual(await violations(), []);
+  });
+
   it('standard cost: the whole variance goes to Invoice Price Variance, no cost detail of the match', async () => {
     const product = await c.product('S', 10);
     const receipt = await c.receive(product, 3, 10);
