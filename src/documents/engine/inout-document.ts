@@ -71,10 +71,11 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   const periodId = await requireOpenPeriod(d2);
   const reversalId = await createReversal(d, [LINES], [], date);
   await moveStock(d.wc.tx, reversalId, String(d.row.movementtype), accrual ? date : d.row.movementdate, d.wc.auth.userId);
-  await costInOut(d, reversalId, date);
+  // The matches first: a variance they moved into the cost leaves it while the receipt's stock is still there to carry it.
   const matches = await reverseReceiptMatches(d.wc.tx, docId(d), date, d.wc.auth.userId);
-  await postReversingFacts(d, docId(d), reversalId, date, periodId);
   await postMatchInvoiceReversals(d, matches, date, periodId);
+  await costInOut(d, reversalId, date);
+  await postReversingFacts(d, docId(d), reversalId, date, periodId);
   await d.wc.tx.query(`UPDATE m_inout SET posted = 'Y' WHERE m_inout_id = $1`, [reversalId]);
   d.changes.posted = d.row.posted;
   d.messages.push(`Reversal ${String(d.row.documentno)}^`);

@@ -1,0 +1,65 @@
+import type { Queryable } from '../../db/types.js';
+import { dec, toText, type Decimal } from '../decimal.js';
+import { costingMethodSql, costRowJoin, materialElementSql } from './costing-method.js';
+
+/** One posted invoice match whose invoice price differs from the receipt's value. */
+export interface MatchVariance {
+  matchInvId: number;
+  productId: number;
+  orgId: number;
+  /** The matched quantity (negative for a reversal or a credit memo's match). */
+  qty: string;
+  /** Invoice amount − receipt amount of the matched quantity, in the schema's currency. */
+  variance: Decimal;
+  dateAcct: unknown;
+}
+
+/**
+ * Under an averaging method (any but S), the part of the variance the stock still covers: all of
+ * it when the cost's CurrentQty holds the matched quantity, else the share CurrentQty / |qty|,
+ * none with no stock, as the original's Doc_MatchInv stock coverage. That part averages into the
+ * cost (CurrentCostPrice + part / CurrentQty at 8 decimals, CumulatedAmt + part) with an
+ * M_CostDetail of the match (Qty 0, Amt the part); so the invoice price replaces the receipt's
+ * order price in the average. Under standard costing, or with no cost row, nothing is covered.
+ */
+const COVER_SQL = `WITH s AS (
+    SELECT a.c_acctschema_id, a.ad_client_id, a.m_costtype_id, cur.stdprecision::int AS prec
+      FROM c_acctschema a JOIN c_currency cur ON cur.c_currency_id = a.c_currency_id WHERE a.c_acctschema_id = $1
+  ), p AS (
+    SELECT $2::bigint AS m_product_id
+  ), e AS (
+    SELECT x.method, ${materialElementSql('s.ad_client_id', 'x.method')} AS element
+      FROM s CROSS JOIN LATERAL (SELECT ${costingMethodSql('$2::bigint', 's.c_acctschema_id')} AS method OFFSET 0) x
+  ), k AS (
+    SELECT e.method, e.element, c.m_cost_id, c.currentqty, c.currentcostprice, c.cumulatedamt, c.cumulatedqty,
+           CASE WHEN c.m_cost_id IS NULL OR e.method = 'S' OR c.currentqty <= 0 THEN 0
+                WHEN c.currentqty >= abs($3::numeric) THEN $4::numeric
+                ELSE round($4::numeric * c.currentqty / abs($3::numeric), s.prec) END AS covered
+      FROM s CROSS JOIN e CROSS JOIN p ${costRowJoin('p', 's', 'e.element')}
+  ), upd AS (
+    UPDATE m_cost mc SET currentcostprice = round(mc.currentcostprice + k.covered / mc.currentqty, 8), cumulatedamt = mc.cumulatedamt + k.covered,
+           updated = $7::timestamp, updatedby = $8
+      FROM k WHERE mc.m_cost_id = k.m_cost_id AND k.covered <> 0
+  ), ins AS (
+    INSERT INTO m_costdetail (m_costdetail_id, m_costdetail_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
+           c_acctschema_id, m_product_id, m_attributesetinstance_id, m_costelement_id, m_matchinv_id, amt, qty, price, currentcostprice,
+           currentqty, cumulatedamt, cumulatedqty, deltaamt, deltaqty, dateacct, issotrx, isbackdate, processed, description)
+    SELECT nextval('m_costdetail_sq'), gen_random_uuid()::text, s.ad_client_id, $6, 'Y', $7::timestamp, $8, $7::timestamp, $8,
+           s.c_acctschema_id, $2, 0, k.element, $9, k.covered, 0, 0, k.currentcostprice, k.currentqty, k.cumulatedamt, k.cumulatedqty, 0, 0,
+           $5::timestamp, 'N', 'N', 'Y', 'Invoice Price Variance'
+      FROM s CROSS JOIN k WHERE k.m_cost_id IS NOT NULL AND k.method <> 'S'
+  )
+  SELECT k.covered::text AS covered, k.method FROM k`;
+
+/** Averages the covered part of a match's invoice price variance into the product's cost; answers that part (0 under standard costing). */
+export async function averageInVariance(q: Queryable, schemaId: number, m: MatchVariance, userId: number, now: string): Promise<Decimal> {
+  const { rows } = await q.query<{ covered: string; method: string }>(
+    COVER_SQL,
+    [schemaId, m.productId, m.qty, toText(m.variance), m.dateAcct, m.orgId, now, userId, m.matchInvId],
+    { name: 'doc_match_inv_cost' },
+  );
+  return dec(rows[0]?.covered ?? 0);
+}
+
+/** Whether a product is costed by an averaging method (any but standard) in the schema `schema` ($ parameter or column). */
+export const averagedSql = (product: string, schema: string): string => `(${costingMethodSql(product, schema)} IS DISTINCT FROM 'S')`;
