@@ -5,6 +5,7 @@ import { current, definiteNumberAndDate, docId, docTypeOf, noReactivation, requi
 import { refuse, type DocumentContext, type DocumentType } from '../engine/document-type.js';
 import type { ReversalDetail } from '../engine/reversal.js';
 import { nowTimestamp } from '../row-values.js';
+import { createConfirmation, openConfirmation } from './movement-confirm-create.js';
 import { applyStockDeltas } from '../stock/movements.js';
 import { refuseNegativeStock } from '../stock/negative-stock.js';
 import { accrualOnVoidByMovementDate, reverseStockDocument } from '../stock/stock-reversal.js';
@@ -71,7 +72,8 @@ const reverse = (d: DocumentContext, accrual: boolean): Promise<void> => reverse
  * brings it into the locator to, in the same or another warehouse (M_Transaction M- and M+),
  * refused where a warehouse that disallows negative inventory would go below zero, and posts the
  * value that changes organization; a completed move is voided or reversed by a reversal that
- * moves everything back.
+ * moves everything back. A move of an in-transit document type gets a confirmation on prepare and
+ * completes only once that is done (see movement-confirm-document.ts).
  */
 export const movementDocument: DocumentType = {
   table: 'm_movement',
@@ -81,9 +83,20 @@ export const movementDocument: DocumentType = {
   async prepare(d) {
     await requireOpenPeriod(d, 'movementdate');
     await requireLines(d, 'm_movementline');
+    if ((await docTypeOf(d))?.isintransit === 'Y') {
+      await createConfirmation(d);
+      d.changes.isintransit = 'Y';
+    }
   },
 
   async complete(d) {
+    // The goods are on their way until the confirmation is done: the move stays In Progress, as the original.
+    const open = await openConfirmation(d.wc.tx, docId(d));
+    if (open) {
+      d.messages.push(`Open: Move Confirm ${open}`);
+      return 'IP';
+    }
+    if (d.row.isintransit === 'Y') d.changes.isintransit = 'N';
     await definiteNumberAndDate(d, 'movementdate');
     const periodId = await requireOpenPeriod(d, 'movementdate');
     await moveStock(d, docId(d), current(d, 'movementdate'));
