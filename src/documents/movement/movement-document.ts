@@ -63,7 +63,14 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
   });
 }
 
-const LINES: ReversalDetail = { table: 'm_movementline', link: 'm_movement_id', negate: ['movementqty', 'qtyentered'], backLink: 'reversalline_id' };
+// As the original, a reversal's lines carry no confirmation quantities.
+const LINES: ReversalDetail = {
+  table: 'm_movementline',
+  link: 'm_movement_id',
+  negate: ['movementqty', 'qtyentered'],
+  zero: ['targetqty', 'confirmedqty', 'scrappedqty'],
+  backLink: 'reversalline_id',
+};
 
 const reverse = (d: DocumentContext, accrual: boolean): Promise<void> => reverseStockDocument(d, accrual, LINES, (id, date) => moveStock(d, id, date));
 

@@ -102,6 +102,17 @@ describe('moves in transit (M_Movement with M_MovementConfirm)', () => {
     const scrap = await call('GET', `/api/v1/models/m_inventory?$filter=${q(`Description eq 'Move Confirm ${c!.DocumentNo}' and M_Warehouse_ID eq 104`)}`);
     assert.equal(scrap.body.records.length, 1, 'the scrap is counted at the warehouse moved to');
     assert.equal(idOf(scrap.body.records[0].DocStatus), 'CO');
+
+    // Reversing the move takes back what moved (the confirmed 8); the write-offs stay.
+    const r = await call('PUT', `/api/v1/models/m_movement/${m.body.id}`, { 'doc-action': 'RC' });
+    assert.equal(r.status, 200, r.text);
+    const reversal = await call('GET', `/api/v1/models/m_movement/${idOf(r.body.Reversal_ID)}?$expand=M_MovementLine`);
+    assert.equal(idOf(reversal.body.DocStatus), 'RE');
+    const rl = reversal.body.M_MovementLine[0];
+    assert.deepEqual([rl.MovementQty, rl.TargetQty, rl.ConfirmedQty, rl.ScrappedQty], [-8, 0, 0, 0]);
+    assert.equal((await confirmationOf(reversal.body.id)).length, 0, 'a reversal is not confirmed');
+    assert.equal(await at(128, 101), before.from - 2);
+    assert.equal(await at(128, 102), before.to - 1);
   });
 
   it('refuses creating confirmations, bad confirmed quantities, changing the move while it waits, deleting lines, voiding, and changing a done confirmation', async () => {
