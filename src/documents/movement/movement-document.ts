@@ -98,7 +98,8 @@ export const movementDocument: DocumentType = {
 
   async complete(d) {
     // The goods are on their way until the confirmation is done: the move stays In Progress, as the original.
-    const open = await openConfirmation(d.wc.tx, docId(d));
+    const travels = d.row.isintransit === 'Y' || (await docTypeOf(d))?.isintransit === 'Y';
+    const open = travels ? await openConfirmation(d.wc.tx, docId(d)) : null;
     if (open) {
       d.messages.push(`Open: Move Confirm ${open}`);
       return 'IP';
