@@ -59,6 +59,8 @@ export interface DocTypeRow {
   isoverwriteseqoncomplete: string | null;
   isoverwritedateoncomplete: string | null;
   definitesequence_id: number | null;
+  /** A move of this type travels: prepare creates its confirmation (M_MovementConfirm). */
+  isintransit: string | null;
 }
 
 /** A document type, read once per write operation (rules, checks and actions share it). */
@@ -66,7 +68,7 @@ export function documentTypeRow(tx: Tx, memo: OperationMemo, id: number): Promis
   return memo.get('c_doctype', `row:${id}`, async () => {
     const { rows } = await tx.query<DocTypeRow>(
       `SELECT c_doctype_id, ad_client_id, name, docbasetype, docsubtypeso, issotrx, gl_category_id, iscanbereactivated,
-              isoverwriteseqoncomplete, isoverwritedateoncomplete, definitesequence_id
+              isoverwriteseqoncomplete, isoverwritedateoncomplete, definitesequence_id, isintransit
          FROM c_doctype WHERE c_doctype_id = $1`,
       [id],
       { name: 'doc_engine_doctype' },

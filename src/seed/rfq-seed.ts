@@ -1,10 +1,10 @@
 import type { Tx } from '../db/types.js';
-import { createTableStatements } from '../dictionary/ddl.js';
 import { loadDictionary } from '../dictionary/load.js';
-import { createTableSequenceRows, FIRST_USER_ID, readSeed, seedTable } from './bootstrap.js';
+import { readSeed, seedTable } from './bootstrap.js';
 import { insertSeedRows } from './insert-rows.js';
 import { addProcesses } from './payrun-seed.js';
-import { QUOTE_TYPE_REFERENCE, QUOTE_TYPES, RFQ_TABLES, SEARCH, YES_NO, type ColumnSpec } from '../documents/rfq/rfq-dictionary.js';
+import { QUOTE_TYPE_REFERENCE, QUOTE_TYPES, RFQ_TABLES, SEARCH, YES_NO } from '../documents/rfq/rfq-dictionary.js';
+import { addSpecTables } from './spec-tables.js';
 
 export const CREATE_RESPONSES_CLASS = 'org.compiere.process.RfQCreate';
 export const RANK_RESPONSES_CLASS = 'org.compiere.process.RfQResponseRank';
@@ -36,41 +36,6 @@ const NEW_ELEMENTS: readonly [column: string, name: string][] = [
   ['Ranking', 'Ranking'], ['DateInvited', 'Invited'],
 ];
 
-/** The standard columns of every table: [column, reference, extra]; their elements are the seed's. */
-const STANDARD: readonly [string, number, Record<string, unknown>][] = [
-  ['AD_Client_ID', 19, { AD_Val_Rule_ID: 129, DefaultValue: '@#AD_Client_ID@', IsUpdateable: 'N', IsMandatory: 'Y' }],
-  ['AD_Org_ID', 19, { AD_Val_Rule_ID: 104, DefaultValue: '@#AD_Org_ID@', IsMandatory: 'Y' }],
-  ['IsActive', 20, { FieldLength: 1, DefaultValue: 'Y', IsMandatory: 'Y' }],
-  ['Created', 16, { FieldLength: 7, DefaultValue: 'SYSDATE', IsUpdateable: 'N', IsMandatory: 'Y' }],
-  ['CreatedBy', 18, { AD_Reference_Value_ID: 110, IsUpdateable: 'N', IsMandatory: 'Y' }],
-  ['Updated', 16, { FieldLength: 7, DefaultValue: 'SYSDATE', IsUpdateable: 'N', IsMandatory: 'Y' }],
-  ['UpdatedBy', 18, { AD_Reference_Value_ID: 110, IsUpdateable: 'N', IsMandatory: 'Y' }],
-];
-
-/** The element of each column name: an existing one, else one of NEW_ELEMENTS. */
-async function elementIds(tx: Tx, names: string[], now: string): Promise<Map<string, { id: number; name: string }>> {
-  const { dict } = readSeed();
-  const { rows } = await tx.query<{ id: number; c: string; name: string }>(
-    `SELECT ad_element_id AS id, lower(columnname) AS c, name FROM ad_element WHERE lower(columnname) = ANY($1::text[])`,
-    [names.map((n) => n.toLowerCase())],
-  );
-  const out = new Map(rows.map((r) => [r.c, { id: Number(r.id), name: r.name }]));
-  const missing = NEW_ELEMENTS.map(([column, name], n) => ({ column, name, id: FIRST_ELEMENT_ID + n })).filter((e) => !out.has(e.column.toLowerCase()));
-  await insertSeedRows(tx, seedTable(dict, 'AD_Element'), missing.map((e) => ({ AD_Element_ID: e.id, ColumnName: e.column, Name: e.name, PrintName: e.name, ...SYSTEM })), now, { skipExisting: true });
-  for (const e of missing) out.set(e.column.toLowerCase(), { id: e.id, name: e.name });
-  return out;
-}
-
-function columnRow(spec: ColumnSpec, id: number, tableId: number, element: { id: number; name: string }): Record<string, unknown> {
-  const isFlag = spec.reference === YES_NO;
-  return {
-    AD_Column_ID: id, AD_Table_ID: tableId, ColumnName: spec.name, Name: element.name, AD_Element_ID: element.id, AD_Reference_ID: spec.reference,
-    AD_Reference_Value_ID: spec.referenceValue ?? null, FieldLength: spec.length ?? (isFlag ? 1 : spec.reference === SEARCH ? 10 : 22), DefaultValue: spec.defaultValue ?? null,
-    IsKey: 'N', IsParent: spec.parent ? 'Y' : 'N', IsMandatory: spec.mandatory ? 'Y' : 'N', IsUpdateable: spec.parent || spec.updateable === false ? 'N' : 'Y',
-    IsIdentifier: spec.identifier ? 'Y' : 'N', SeqNo: spec.identifier ? 1 : 0, IsSelectionColumn: 'N', IsTranslated: 'N', IsEncrypted: 'N', IsSecure: 'N', IsAlwaysUpdateable: 'N', ...SYSTEM,
-  };
-}
-
 /** The RfQ tables in the dictionary (AD_Table, AD_Column, AD_Element, the RfQ type list) and in the database. */
 async function addRfqTables(tx: Tx, now: string): Promise<void> {
   const { dict } = readSeed();
@@ -83,35 +48,7 @@ async function addRfqTables(tx: Tx, now: string): Promise<void> {
     now,
     skip,
   );
-  const names = [...STANDARD.map(([column]) => column), ...RFQ_TABLES.flatMap((t) => [`${t.name}_ID`, `${t.name}_UU`, ...t.columns.map((c) => c.name)])];
-  const elements = await elementIds(tx, names, now);
-  const element = (column: string) => elements.get(column.toLowerCase())!;
-  let nextColumn = FIRST_COLUMN_ID;
-  const columns: Record<string, unknown>[] = [];
-  for (const t of RFQ_TABLES) {
-    for (const [column, reference, extra] of STANDARD) {
-      columns.push({ ...columnRow({ name: column, reference }, nextColumn++, t.id, element(column)), FieldLength: 10, ...extra });
-    }
-    const key = element(`${t.name}_ID`);
-    columns.push({ ...columnRow({ name: `${t.name}_ID`, reference: 13, mandatory: true, updateable: false }, nextColumn++, t.id, key), IsKey: 'Y', FieldLength: 10 });
-    columns.push({ ...columnRow({ name: `${t.name}_UU`, reference: 10, length: 36, updateable: false }, nextColumn++, t.id, element(`${t.name}_UU`)) });
-    for (const c of t.columns) columns.push(columnRow(c, nextColumn++, t.id, element(c.name)));
-  }
-  await insertSeedRows(
-    tx,
-    seedTable(dict, 'AD_Table'),
-    RFQ_TABLES.map((t) => ({
-      AD_Table_ID: t.id, TableName: t.name, Name: t.title, AccessLevel: t.accessLevel, IsView: 'N', IsDeleteable: 'Y', IsHighVolume: 'N', IsChangeLog: 'N',
-      IsSecurityEnabled: 'N', ReplicationType: 'L', ...SYSTEM,
-    })),
-    now,
-    skip,
-  );
-  await insertSeedRows(tx, seedTable(dict, 'AD_Column'), columns, now, skip);
-  const loaded = await loadDictionary(tx);
-  const tables = RFQ_TABLES.map((t) => loaded.byName.get(t.name.toLowerCase())!);
-  for (const table of tables) for (const stmt of createTableStatements(table, FIRST_USER_ID)) await tx.query(stmt);
-  await createTableSequenceRows(tx, loaded, tables, now);
+  await addSpecTables(tx, RFQ_TABLES, { firstColumnId: FIRST_COLUMN_ID, firstElementId: FIRST_ELEMENT_ID, newElements: NEW_ELEMENTS }, now);
 }
 
 /** The demo's topic "Garden supplies" with Seed Farm and Patio Fun subscribed. */

@@ -25,6 +25,7 @@ import { addCostingSeed } from '../../documents/costing/costing-seed.js';
 import { addReplenishReport } from '../../documents/replenish/replenish-seed.js';
 import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
 import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
+import { addTransitSeed } from '../../documents/movement/transit-seed.js';
 
 export type { Migration } from './migration.js';
 
@@ -225,6 +226,13 @@ export const migrations: Migration[] = [
     name: 'read replicas: the SysConfig rows of the lag bound and the read-your-writes window',
     async up(tx) {
       await addReadReplicaSettings(tx);
+    },
+  },
+  {
+    version: 211,
+    name: 'moves in transit: the confirmation tables M_MovementConfirm (738) and M_MovementLineConfirm (737), and the demo document type Material Movement In Transit (MMM, IsInTransit)',
+    async up(tx) {
+      await addTransitSeed(tx);
     },
   },
   {

@@ -11,6 +11,8 @@ export interface ReversalDetail {
   link: string;
   /** Columns whose values the reversal negates (quantities and amounts). */
   negate: readonly string[];
+  /** Columns the reversal sets to zero (what a confirmation recorded about the original's lines). */
+  zero?: readonly string[];
   /** A column of the copy that points back at the line it reverses. */
   backLink?: string;
 }
@@ -64,6 +66,7 @@ export async function createReversal(d: DocumentContext, details: readonly Rever
     if (t.keyColumn) o[t.keyColumn.dbName] = `nextval('${t.dbName}_sq')`;
     if (detail.backLink) o[detail.backLink] = `x.${ident(t.keyColumn!.dbName)}`;
     for (const c of detail.negate) o[c] = `-x.${ident(c)}`;
+    for (const c of detail.zero ?? []) o[c] = '0';
     const l = copyList(t, o);
     const order = t.keyColumn ? ` ORDER BY x.${ident(t.keyColumn.dbName)}` : '';
     await wc.tx.query(`INSERT INTO ${ident(t.dbName)} (${l.columns}) SELECT ${l.values} FROM ${ident(t.dbName)} x WHERE x.${ident(detail.link)} = ${from}${order}`, ls.values);

@@ -5,6 +5,7 @@ import { current, definiteNumberAndDate, docId, docTypeOf, noReactivation, requi
 import { refuse, type DocumentContext, type DocumentType } from '../engine/document-type.js';
 import type { ReversalDetail } from '../engine/reversal.js';
 import { nowTimestamp } from '../row-values.js';
+import { createConfirmation, openConfirmation } from './movement-confirm-create.js';
 import { applyStockDeltas } from '../stock/movements.js';
 import { refuseNegativeStock } from '../stock/negative-stock.js';
 import { accrualOnVoidByMovementDate, reverseStockDocument } from '../stock/stock-reversal.js';
@@ -62,7 +63,14 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
   });
 }
 
-const LINES: ReversalDetail = { table: 'm_movementline', link: 'm_movement_id', negate: ['movementqty', 'qtyentered'], backLink: 'reversalline_id' };
+// As the original, a reversal's lines carry no confirmation quantities.
+const LINES: ReversalDetail = {
+  table: 'm_movementline',
+  link: 'm_movement_id',
+  negate: ['movementqty', 'qtyentered'],
+  zero: ['targetqty', 'confirmedqty', 'scrappedqty'],
+  backLink: 'reversalline_id',
+};
 
 const reverse = (d: DocumentContext, accrual: boolean): Promise<void> => reverseStockDocument(d, accrual, LINES, (id, date) => moveStock(d, id, date));
 
@@ -71,7 +79,8 @@ const reverse = (d: DocumentContext, accrual: boolean): Promise<void> => reverse
  * brings it into the locator to, in the same or another warehouse (M_Transaction M- and M+),
  * refused where a warehouse that disallows negative inventory would go below zero, and posts the
  * value that changes organization; a completed move is voided or reversed by a reversal that
- * moves everything back.
+ * moves everything back. A move of an in-transit document type gets a confirmation on prepare and
+ * completes only once that is done (see movement-confirm-document.ts).
  */
 export const movementDocument: DocumentType = {
   table: 'm_movement',
@@ -81,9 +90,21 @@ export const movementDocument: DocumentType = {
   async prepare(d) {
     await requireOpenPeriod(d, 'movementdate');
     await requireLines(d, 'm_movementline');
+    if ((await docTypeOf(d))?.isintransit === 'Y') {
+      await createConfirmation(d);
+      d.changes.isintransit = 'Y';
+    }
   },
 
   async complete(d) {
+    // The goods are on their way until the confirmation is done: the move stays In Progress, as the original.
+    const travels = d.row.isintransit === 'Y' || (await docTypeOf(d))?.isintransit === 'Y';
+    const open = travels ? await openConfirmation(d.wc.tx, docId(d)) : null;
+    if (open) {
+      d.messages.push(`Open: Move Confirm ${open}`);
+      return 'IP';
+    }
+    if (d.row.isintransit === 'Y') d.changes.isintransit = 'N';
     await definiteNumberAndDate(d, 'movementdate');
     const periodId = await requireOpenPeriod(d, 'movementdate');
     await moveStock(d, docId(d), current(d, 'movementdate'));

@@ -3,20 +3,9 @@
  * and their columns, with the standard columns every table has added by the seed module.
  */
 
-export const STRING = 10;
-export const TEXT = 14;
-export const INTEGER = 11;
-export const AMOUNT = 12;
-export const DATE = 15;
-export const DATE_TIME = 16;
-export const LIST = 17;
-export const TABLE = 18;
-export const TABLE_DIRECT = 19;
-export const YES_NO = 20;
-export const NUMBER = 22;
-export const QUANTITY = 29;
-export const SEARCH = 30;
-export const PRICE = 37;
+import { AMOUNT, DATE, DATE_TIME, INTEGER, LIST, NUMBER, PRICE, QUANTITY, SEARCH, STRING, TABLE, TABLE_DIRECT, TEXT, YES_NO, type ColumnSpec, type TableSpec } from '../../seed/spec-tables.js';
+
+export { AMOUNT, DATE, DATE_TIME, INTEGER, LIST, NUMBER, PRICE, QUANTITY, SEARCH, STRING, TABLE, TABLE_DIRECT, TEXT, YES_NO, type ColumnSpec, type TableSpec } from '../../seed/spec-tables.js';
 
 /** The original's list of RfQ types (C_RfQ QuoteType). */
 export const QUOTE_TYPE_REFERENCE = 314;
@@ -27,27 +16,6 @@ export const QUOTE_TYPES: readonly [value: string, name: string][] = [
 ];
 /** AD_User - SalesRep: the internal users. */
 const SALES_REP_REFERENCE = 190;
-
-export interface ColumnSpec {
-  name: string;
-  reference: number;
-  length?: number;
-  mandatory?: boolean;
-  /** The link to the parent table (not updateable). */
-  parent?: boolean;
-  identifier?: boolean;
-  updateable?: boolean;
-  defaultValue?: string;
-  referenceValue?: number;
-}
-
-export interface TableSpec {
-  id: number;
-  name: string;
-  title: string;
-  accessLevel: string;
-  columns: ColumnSpec[];
-}
 
 const desc: ColumnSpec[] = [
   { name: 'Description', reference: STRING, length: 255 },
