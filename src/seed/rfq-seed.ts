@@ -37,7 +37,7 @@ const NEW_ELEMENTS: readonly [column: string, name: string][] = [
 ];
 
 /** The standard columns of every table: [column, reference, extra]; their elements are the seed's. */
-const STANDARD: readonly [string, number, Record<string, unknown>][] = [
+export const STANDARD: readonly [string, number, Record<string, unknown>][] = [
   ['AD_Client_ID', 19, { AD_Val_Rule_ID: 129, DefaultValue: '@#AD_Client_ID@', IsUpdateable: 'N', IsMandatory: 'Y' }],
   ['AD_Org_ID', 19, { AD_Val_Rule_ID: 104, DefaultValue: '@#AD_Org_ID@', IsMandatory: 'Y' }],
   ['IsActive', 20, { FieldLength: 1, DefaultValue: 'Y', IsMandatory: 'Y' }],
@@ -47,21 +47,27 @@ const STANDARD: readonly [string, number, Record<string, unknown>][] = [
   ['UpdatedBy', 18, { AD_Reference_Value_ID: 110, IsUpdateable: 'N', IsMandatory: 'Y' }],
 ];
 
-/** The element of each column name: an existing one, else one of NEW_ELEMENTS. */
-async function elementIds(tx: Tx, names: string[], now: string): Promise<Map<string, { id: number; name: string }>> {
+/** The element of each column name: an existing one, else one of `added` (numbered from `firstId`). */
+export async function elementIds(
+  tx: Tx,
+  names: string[],
+  now: string,
+  added: readonly [column: string, name: string][] = NEW_ELEMENTS,
+  firstId = FIRST_ELEMENT_ID,
+): Promise<Map<string, { id: number; name: string }>> {
   const { dict } = readSeed();
   const { rows } = await tx.query<{ id: number; c: string; name: string }>(
     `SELECT ad_element_id AS id, lower(columnname) AS c, name FROM ad_element WHERE lower(columnname) = ANY($1::text[])`,
     [names.map((n) => n.toLowerCase())],
   );
   const out = new Map(rows.map((r) => [r.c, { id: Number(r.id), name: r.name }]));
-  const missing = NEW_ELEMENTS.map(([column, name], n) => ({ column, name, id: FIRST_ELEMENT_ID + n })).filter((e) => !out.has(e.column.toLowerCase()));
+  const missing = added.map(([column, name], n) => ({ column, name, id: firstId + n })).filter((e) => !out.has(e.column.toLowerCase()));
   await insertSeedRows(tx, seedTable(dict, 'AD_Element'), missing.map((e) => ({ AD_Element_ID: e.id, ColumnName: e.column, Name: e.name, PrintName: e.name, ...SYSTEM })), now, { skipExisting: true });
   for (const e of missing) out.set(e.column.toLowerCase(), { id: e.id, name: e.name });
   return out;
 }
 
-function columnRow(spec: ColumnSpec, id: number, tableId: number, element: { id: number; name: string }): Record<string, unknown> {
+export function columnRow(spec: ColumnSpec, id: number, tableId: number, element: { id: number; name: string }): Record<string, unknown> {
   const isFlag = spec.reference === YES_NO;
   return {
     AD_Column_ID: id, AD_Table_ID: tableId, ColumnName: spec.name, Name: element.name, AD_Element_ID: element.id, AD_Reference_ID: spec.reference,
