@@ -75,3 +75,61 @@ export async function batchLinesProblem(tx: Tx, statementId: number, bankAccount
   }
   return null;
 }
+
+/** Lines of the statement with neither a payment nor a batch: the amount a batch must have, the line's date and references. */
+const UNMATCHED_LINES_SQL = `SELECT l.c_bankstatementline_id AS id, COALESCE(l.stmtamt, 0) - COALESCE(l.interestamt, 0) AS amount, to_char(l.statementlinedate, 'YYYY-MM-DD') AS day,
+    l.referenceno, l.eftreference, l.memo
+   FROM c_bankstatementline l WHERE l.c_bankstatement_id = $1 AND l.isactive = 'Y' AND l.c_payment_id IS NULL AND l.c_depositbatch_id IS NULL
+  ORDER BY l.line, l.c_bankstatementline_id`;
+
+/** Processed batches of the bank account on no line of a statement in force. */
+const OPEN_BATCHES_SQL = `SELECT b.c_depositbatch_id AS id, b.depositamt AS amount, to_char(b.datedeposit, 'YYYY-MM-DD') AS day, b.documentno
+   FROM c_depositbatch b
+  WHERE b.c_bankaccount_id = $1 AND b.ad_client_id = $2 AND b.docstatus IN ('CO', 'CL')
+    AND NOT EXISTS (SELECT 1 FROM c_bankstatementline l JOIN c_bankstatement s ON s.c_bankstatement_id = l.c_bankstatement_id
+                     WHERE l.c_depositbatch_id = b.c_depositbatch_id AND l.isactive = 'Y' AND s.docstatus NOT IN ('VO', 'RE'))
+  ORDER BY b.datedeposit, b.c_depositbatch_id`;
+
+interface Candidate {
+  id: number;
+  amount: string;
+  day: string;
+  documentno: string;
+}
+
+/**
+ * The batch of a line among the open batches of its amount: the one its reference names (the
+ * batch's document number), else the one deposited on the line's date.
+ */
+export function matchBatch(line: { day: string; references: string[] }, same: readonly Candidate[]): Candidate | null {
+  const byReference = same.find((b) => line.references.includes(b.documentno));
+  if (byReference) return byReference;
+  const onDay = same.filter((b) => b.day === line.day);
+  return onDay.length === 1 ? onDay[0]! : null;
+}
+
+/**
+ * The Bank Statement Matcher's second pass: lines still without a payment are matched to deposit
+ * batches of their amount by reference or deposit date, a batch once; returns how many matched.
+ */
+export async function matchDepositBatches(tx: Tx, statement: { id: number; bankAccountId: unknown; clientId: unknown }, userId: number): Promise<number> {
+  const lines = (await tx.query<Record<string, unknown>>(UNMATCHED_LINES_SQL, [statement.id])).rows;
+  if (!lines.length) return 0;
+  const open = (await tx.query<Candidate>(OPEN_BATCHES_SQL, [statement.bankAccountId, statement.clientId])).rows;
+  let matched = 0;
+  for (const l of lines) {
+    const same = open.filter((b) => compare(dec(b.amount), dec(l.amount as string)) === 0);
+    const references = ['referenceno', 'eftreference', 'memo'].map((k) => (typeof l[k] === 'string' ? (l[k] as string).trim() : '')).filter((r) => r !== '');
+    const b = same.length ? matchBatch({ day: String(l.day), references }, same) : null;
+    if (!b) continue;
+    open.splice(open.indexOf(b), 1);
+    await tx.query(
+      `UPDATE c_bankstatementline SET c_depositbatch_id = $2, trxamt = $3::numeric, chargeamt = COALESCE(stmtamt, 0) - $3::numeric - COALESCE(interestamt, 0),
+              c_bpartner_id = NULL, c_invoice_id = NULL, updated = now(), updatedby = $4
+        WHERE c_bankstatementline_id = $1`,
+      [l.id, b.id, b.amount, userId],
+    );
+    matched++;
+  }
+  return matched;
+}

@@ -1,3 +1,4 @@
+import { assertWritableRow } from '../../access/access.js';
 import type { ModelEvent } from '../../events/model-events.js';
 import { lineHeader, numberLine, type BalanceDocument } from '../bankstatement/balance.js';
 import { docTypeOfBase, PAYMENT_AMOUNT_SQL } from '../bankstatement/statement-rules.js';
@@ -54,12 +55,18 @@ export async function depositBatchBeforeSave(e: ModelEvent): Promise<void> {
   if (rows[0]) e.row.c_currency_id = rows[0].c;
 }
 
-const LINE_HEADER_SQL = `SELECT processed, documentno, c_bankaccount_id, c_currency_id FROM c_depositbatch WHERE c_depositbatch_id = $1`;
+const LINE_HEADER_SQL = `SELECT processed, documentno, c_bankaccount_id, c_currency_id, ad_client_id, ad_org_id FROM c_depositbatch WHERE c_depositbatch_id = $1`;
 
-/** A batch line: its number, and its payment checked, with the payment's signed amount as PayAmt (the original's MDepositBatchLine). */
+/**
+ * A batch line: the batch's organization (a line written changes the batch, so the role must
+ * be able to write the batch), its number, and its payment checked, with the payment's signed
+ * amount as PayAmt (the original's MDepositBatchLine).
+ */
 export async function depositBatchLineBeforeSave(e: ModelEvent): Promise<void> {
   const header = await lineHeader(e, DEPOSIT_BATCH, LINE_HEADER_SQL);
   if (!header) return;
+  assertWritableRow(e.auth, e.table, Number(header.ad_client_id), Number(header.ad_org_id), 'update');
+  if (e.type === 'before-new' && !e.given?.has('ad_org_id')) e.row.ad_org_id = header.ad_org_id;
   if (header.processed === 'Y') throw invalid(`C_DepositBatch ${String(header.documentno ?? '')} is processed: its lines cannot change (column C_DepositBatch_ID)`);
   if (e.type === 'before-new') await numberLine(e, DEPOSIT_BATCH);
   const payment = idOf(e.row.c_payment_id);
