@@ -24,8 +24,9 @@ export function paymentProblem(p: Record<string, unknown>, batch: { id: number; 
 
 /**
  * A payment with what a deposit checks: its signed amount, and the batch in force (not voided)
- * it is deposited with or listed on, other than the batch $2. A function: the payment amount's
- * expression comes from a module that imports this one's importers.
+ * it is deposited with or listed on, other than the batch $2. A function, not a constant: the
+ * payment amount's expression comes from a module in an import cycle with this one, not yet
+ * evaluated when this module is.
  */
 export const paymentCheckSql = (): string => `SELECT p.c_payment_id, p.documentno, p.docstatus, p.c_bankaccount_id, p.c_currency_id, p.isreconciled, ${PAYMENT_AMOUNT_SQL} AS amount,
     o.c_depositbatch_id AS other_batch, o.documentno AS other_batch_no

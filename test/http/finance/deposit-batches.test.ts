@@ -115,6 +115,9 @@ describe('deposit batches (C_DepositBatch)', () => {
     assert.equal(r4.status, 400, r4.text);
     assert.match(r4.body.detail, /is already on this deposit batch/);
     assert.equal(Number((await readBatch(empty.id)).header.DepositAmt), -8, 'a vendor payment counts out of the deposit');
+    const moved = await call('PUT', `/api/v1/models/c_depositbatch/${empty.id}`, { C_BankAccount_ID: SAVINGS });
+    assert.equal(moved.status, 400, moved.text);
+    assert.match(moved.body.detail, /bank account of a deposit batch with lines cannot change/);
     const none = await ok('POST', '/api/v1/models/c_depositbatch', { C_BankAccount_ID: BANK });
     const r5 = await call('PUT', `/api/v1/models/c_depositbatch/${none.id}`, { 'doc-action': 'CO' });
     assert.equal(r5.status, 400, r5.text);
