@@ -35,6 +35,7 @@ export const DOCUMENT_TYPE_RULES: ReadonlyMap<string, DocumentTypeRule> = new Ma
   ['gl_journalbatch', { columns: ['c_doctype_id'], baseTypes: ['GLJ'], defaults: { sales: 'GLJ', purchase: 'GLJ' }, side: null }],
   ['gl_journal', { columns: ['c_doctype_id'], baseTypes: ['GLJ'], defaults: { sales: 'GLJ', purchase: 'GLJ' }, side: null }],
   ['c_bankstatement', { columns: ['c_doctype_id'], baseTypes: ['CMB'], defaults: { sales: 'CMB', purchase: 'CMB' }, side: null }],
+  ['c_depositbatch', { columns: ['c_doctype_id'], baseTypes: ['CMB'], defaults: { sales: 'CMB', purchase: 'CMB' }, side: null }],
   ['m_movement', { columns: ['c_doctype_id'], baseTypes: ['MMM'], defaults: { sales: 'MMM', purchase: 'MMM' }, side: null }],
   ['m_inventory', { columns: ['c_doctype_id'], baseTypes: ['MMI'], defaults: { sales: 'MMI', purchase: 'MMI' }, side: null }],
 ]);

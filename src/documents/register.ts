@@ -30,6 +30,7 @@ import { registerRequisitionRules } from './requisition/register.js';
 import { registerRfq } from './rfq/register.js';
 import { registerPricingRules } from './pricing/register.js';
 import { registerAttributeRules } from './attributes/register.js';
+import { registerDepositBatches } from './depositbatch/register.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 export function documentDefaults(e: ModelEvent): void {
@@ -98,4 +99,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerRfq(events);
   registerPricingRules(events);
   registerAttributeRules(events);
+  registerDepositBatches(events, documentDefaults);
 }

@@ -52,7 +52,7 @@ export interface SpecIds {
 const SYSTEM = { AD_Client_ID: 0, AD_Org_ID: 0, EntityType: 'D' };
 
 /** The standard columns of every table: [column, reference, extra]; their elements are the seed's. */
-const STANDARD: readonly [string, number, Record<string, unknown>][] = [
+export const STANDARD: readonly [string, number, Record<string, unknown>][] = [
   ['AD_Client_ID', 19, { AD_Val_Rule_ID: 129, DefaultValue: '@#AD_Client_ID@', IsUpdateable: 'N', IsMandatory: 'Y' }],
   ['AD_Org_ID', 19, { AD_Val_Rule_ID: 104, DefaultValue: '@#AD_Org_ID@', IsMandatory: 'Y' }],
   ['IsActive', 20, { FieldLength: 1, DefaultValue: 'Y', IsMandatory: 'Y' }],
@@ -63,7 +63,7 @@ const STANDARD: readonly [string, number, Record<string, unknown>][] = [
 ];
 
 /** The element of each column name: an existing one, else one of the new elements. */
-async function elementIds(tx: Tx, names: string[], ids: SpecIds, now: string): Promise<Map<string, { id: number; name: string }>> {
+export async function elementIds(tx: Tx, names: string[], ids: Pick<SpecIds, 'firstElementId' | 'newElements'>, now: string): Promise<Map<string, { id: number; name: string }>> {
   const { dict } = readSeed();
   const { rows } = await tx.query<{ id: number; c: string; name: string }>(
     `SELECT ad_element_id AS id, lower(columnname) AS c, name FROM ad_element WHERE lower(columnname) = ANY($1::text[])`,
@@ -76,7 +76,7 @@ async function elementIds(tx: Tx, names: string[], ids: SpecIds, now: string): P
   return out;
 }
 
-function columnRow(spec: ColumnSpec, id: number, tableId: number, element: { id: number; name: string }): Record<string, unknown> {
+export function columnRow(spec: ColumnSpec, id: number, tableId: number, element: { id: number; name: string }): Record<string, unknown> {
   const isFlag = spec.reference === YES_NO;
   return {
     AD_Column_ID: id, AD_Table_ID: tableId, ColumnName: spec.name, Name: element.name, AD_Element_ID: element.id, AD_Reference_ID: spec.reference,

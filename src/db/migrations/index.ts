@@ -26,6 +26,7 @@ import { addReplenishReport } from '../../documents/replenish/replenish-seed.js'
 import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
 import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
 import { addTransitSeed } from '../../documents/movement/transit-seed.js';
+import { addDepositBatchTables } from '../../documents/depositbatch/deposit-batch-seed.js';
 
 export type { Migration } from './migration.js';
 
@@ -114,6 +115,13 @@ export const migrations: Migration[] = [
     name: 'print processes of bank statements and cash journals (Bank Statement Print, Cash Journal Print)',
     async up(tx) {
       await addBankAndCashPrints(tx);
+    },
+  },
+  {
+    version: 122,
+    name: 'deposit batches: the document columns of C_DepositBatch (200056) and the table C_DepositBatchLine (200057) of the payments deposited together',
+    async up(tx) {
+      await addDepositBatchTables(tx);
     },
   },
   {

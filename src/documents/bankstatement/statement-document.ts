@@ -5,10 +5,12 @@ import { refuse, type DocumentContext, type DocumentType } from '../engine/docum
 import { STATEMENT_BALANCE } from './statement-rules.js';
 import { recomputeBalance } from './balance.js';
 import { statementFacts, type StatementLine } from './statement-posting.js';
+import { batchLinesProblem, setBatchPaymentsReconciled } from './statement-batch-lines.js';
 
 interface CheckedLine extends StatementLine {
   line: number;
   c_payment_id: number | null;
+  c_depositbatch_id: number | null;
   payment_status: string | null;
   payment_bankaccount: number | null;
   isreconciled: string | null;
@@ -18,7 +20,7 @@ interface CheckedLine extends StatementLine {
 /** The active lines of the statement with what prepare checks of their payments. */
 async function linesOf(d: DocumentContext): Promise<CheckedLine[]> {
   const { rows } = await d.wc.tx.query<CheckedLine>(
-    `SELECT l.c_bankstatementline_id, l.line, l.c_payment_id, l.c_bpartner_id, l.c_charge_id, COALESCE(l.stmtamt, 0) AS stmtamt, COALESCE(l.trxamt, 0) AS trxamt,
+    `SELECT l.c_bankstatementline_id, l.line, l.c_payment_id, l.c_depositbatch_id, l.c_bpartner_id, l.c_charge_id, COALESCE(l.stmtamt, 0) AS stmtamt, COALESCE(l.trxamt, 0) AS trxamt,
             COALESCE(l.chargeamt, 0) AS chargeamt, COALESCE(l.interestamt, 0) AS interestamt, l.description,
             p.docstatus AS payment_status, p.c_bankaccount_id AS payment_bankaccount, p.isreconciled,
             count(*) OVER (PARTITION BY l.c_payment_id) AS times
@@ -34,6 +36,8 @@ function lineProblem(l: CheckedLine, bankAccountId: number): string | null {
   const name = `line ${l.line}`;
   if (!isZero(l.chargeamt) && l.c_charge_id === null) return `${name} has a charge amount ${l.chargeamt} without a charge`;
   if (l.c_payment_id === null) {
+    // A deposit batch's line is checked with the batch (statement-batch-lines.ts).
+    if (l.c_depositbatch_id !== null) return null;
     // A line read from the bank but not matched yet (its transaction amount waits for a payment).
     if (!isZero(l.trxamt)) return `${name} has a transaction amount ${l.trxamt} but no payment: match it to a payment or give it a charge`;
     return null;
@@ -64,6 +68,7 @@ async function undo(d: DocumentContext): Promise<void> {
   await requireOpenPeriod(d);
   await deleteFacts(d);
   await setReconciled(d, 'N');
+  await setBatchPaymentsReconciled(d.wc.tx, docId(d), 'N');
   await moveBalance(d, -1);
 }
 
@@ -91,6 +96,8 @@ export const bankStatementDocument: DocumentType = {
       const problem = lineProblem(l, bankAccountId);
       if (problem) throw refuse(problem);
     }
+    const batchProblem = await batchLinesProblem(d.wc.tx, docId(d), bankAccountId);
+    if (batchProblem) throw refuse(batchProblem);
     await recomputeBalance(d.wc.tx, STATEMENT_BALANCE, docId(d));
   },
 
@@ -109,6 +116,7 @@ export const bankStatementDocument: DocumentType = {
       facts: await statementFacts(d, lines),
     });
     await setReconciled(d, 'Y');
+    await setBatchPaymentsReconciled(d.wc.tx, docId(d), 'Y');
     await moveBalance(d, 1);
     return 'CO';
   },
@@ -117,7 +125,7 @@ export const bankStatementDocument: DocumentType = {
     if (d.row.docstatus === 'CO' || d.row.docstatus === 'CL') await undo(d);
     // The lines keep no amounts and no payments, the statement no difference (the original's voidIt).
     await d.wc.tx.query(
-      `UPDATE c_bankstatementline SET stmtamt = 0, trxamt = 0, chargeamt = 0, interestamt = 0, c_payment_id = NULL,
+      `UPDATE c_bankstatementline SET stmtamt = 0, trxamt = 0, chargeamt = 0, interestamt = 0, c_payment_id = NULL, c_depositbatch_id = NULL,
               description = btrim(COALESCE(description, '') || ' Voided (' || COALESCE(stmtamt, 0)::text || ')')
         WHERE c_bankstatement_id = $1`,
       [docId(d)],
