@@ -4,7 +4,7 @@
  * payments to invoices, of credit memos against invoices, of receipts against refunds),
  * reversals, closes and voids, moves and counts, a lot-tracked product (each of its stock lines names
  * a lot, now and then none: refused), cash journals (receipts, expenses, charges, differences,
- * invoices settled in cash; completed and voided), payment runs over due vendor invoices (payment
+ * bank transfers, invoices settled in cash in their currency; completed and voided), payment runs over due vendor invoices (payment
  * selection, prepared and made payments, discounts), dunning runs, and deliberately invalid
  * actions, all over HTTP. After every step
  * the invariants of src/documents/invariants hold: balanced documents, partners' open items equal
@@ -508,12 +508,13 @@ describe('books invariants under random documents', () => {
     cashJournal: {
       weight: 4,
       run: async () => {
-        // Receipts, expenses, charges, differences and invoices settled in cash (now and then partly, with a discount); an invoice at most once.
+        // Receipts, expenses, charges, differences, transfers with the bank and invoices settled in cash (now and then partly, with a
+        // discount; in the invoice's currency); an invoice at most once.
         const invoices = (await openInvoices()).filter((i) => i.docbasetype === 'ARI' || i.docbasetype === 'API');
         const used = new Set<number>();
         const lines: Row[] = [];
         for (let n = rnd.int(1, 4); n > 0; n--) {
-          const kind = rnd.pick(['R', 'E', 'C', 'D', 'I', 'I']);
+          const kind = rnd.pick(['R', 'E', 'C', 'D', 'I', 'I', 'T']);
           if (kind === 'I') {
             const free = invoices.filter((i) => !used.has(Number(i.c_invoice_id)));
             if (!free.length) continue;
@@ -526,7 +527,8 @@ describe('books invariants under random documents', () => {
               const discount = rnd.chance(0.3) ? round2(part * 0.02) : 0;
               lines.push({ CashType: 'I', C_Invoice_ID: i.c_invoice_id, Amount: s * round2(part - discount), DiscountAmt: s * discount });
             }
-          } else if (kind === 'C') lines.push({ CashType: 'C', C_Charge_ID: CHARGE_BANK, Amount: -rnd.money(1, 50) });
+          } else if (kind === 'T') lines.push({ CashType: 'T', C_BankAccount_ID: BANK_ACCOUNT, Amount: rnd.chance(0.5) ? rnd.money(1, 200) : -rnd.money(1, 200) });
+          else if (kind === 'C') lines.push({ CashType: 'C', C_Charge_ID: CHARGE_BANK, Amount: -rnd.money(1, 50) });
           else if (kind === 'D') lines.push({ CashType: 'D', Amount: rnd.chance(0.5) ? rnd.money(0.01, 5) : -rnd.money(0.01, 5) });
           else lines.push({ CashType: kind, Amount: rnd.money(1, 300) });
         }
