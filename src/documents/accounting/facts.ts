@@ -46,6 +46,8 @@ export interface Fact {
   taxId?: number | null;
   qty?: DecimalInput;
   description?: string;
+  /** The fact's organization when it is not the document's (a statement's bank facts take the bank account's). */
+  orgId?: number;
   /** The fact's partner when it is not the posting's (an allocation names one per line). */
   bpartnerId?: number | null;
   /** The fact's source currency when it is not the posting's (a correction in the schema's currency). */
@@ -129,9 +131,8 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
   const sql = new SqlBuilder();
   const now = sql.param(nowTimestamp());
   const user = sql.param(d.wc.auth.userId);
+  const client = sql.param(d.row.ad_client_id);
   const common = [
-    sql.param(d.row.ad_client_id),
-    sql.param(d.row.ad_org_id),
     sql.param(schema.schemaId),
     sql.param(d.table.id),
     sql.param(recordId),
@@ -140,7 +141,8 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
     `${sql.param(p.dateTrx ?? p.dateAcct)}::timestamp`,
   ].join(', ');
   const gl = sql.param(p.glCategoryId ?? 0);
-  // The posting's currency and partner, as one parameter each, made only when a fact takes them.
+  // The document's organization, the posting's currency and partner, as one parameter each, made only when a fact takes them.
+  let docOrg: string | undefined;
   let postingCurrency: string | undefined;
   let postingPartner: string | undefined;
   const values = facts.map((f, i) => {
@@ -152,7 +154,8 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
     const acctCr = sql.param(toText(accounted[i]!.cr));
     const currency = f.currencyId === undefined ? (postingCurrency ??= sql.param(currencyId)) : sql.param(f.currencyId);
     const partner = f.bpartnerId === undefined ? (postingPartner ??= sql.param(p.bpartnerId ?? null)) : sql.param(f.bpartnerId);
-    return `(nextval('fact_acct_sq'), gen_random_uuid()::text, ${common}, ${currency}, ${gl}, ${partner}, ${sql.param(account)}, ${dr}::numeric, ${cr}::numeric, ${acctDr}::numeric, ${acctCr}::numeric,
+    const org = f.orgId === undefined ? (docOrg ??= sql.param(d.row.ad_org_id)) : sql.param(f.orgId);
+    return `(nextval('fact_acct_sq'), gen_random_uuid()::text, ${client}, ${org}, ${common}, ${currency}, ${gl}, ${partner}, ${sql.param(account)}, ${dr}::numeric, ${cr}::numeric, ${acctDr}::numeric, ${acctCr}::numeric,
       ${sql.param(f.lineId ?? null)}::numeric, ${sql.param(f.productId ?? null)}::numeric, ${sql.param(f.taxId ?? null)}::numeric,
       ${sql.param(f.qty === undefined ? null : toText(dec(f.qty)))}::numeric, ${sql.param(f.description ?? null)}, 'A', 'Y', ${now}::timestamp, ${user}, ${now}::timestamp, ${user})`;
   });

@@ -14,14 +14,17 @@ export interface BalanceDocument {
   key: string;
   line: string;
   amount: string;
+  /** A query of the lines' total by the header's id ($1), where the lines' amounts are not simply summed (cash lines in other currencies). */
+  totalSql?: string;
 }
 
 /** The header's difference (Σ amounts of its active lines) and ending balance, in one statement. */
 export async function recomputeBalance(tx: Tx, doc: BalanceDocument, id: unknown): Promise<void> {
   const [h, k, l, a] = [ident(doc.header), ident(doc.key), ident(doc.line), ident(doc.amount)];
+  const total = doc.totalSql ?? `SELECT COALESCE(sum(${a}), 0) AS total FROM ${l} WHERE ${k} = $1 AND isactive = 'Y'`;
   await tx.query(
     `UPDATE ${h} x SET statementdifference = t.total, endingbalance = COALESCE(x.beginningbalance, 0) + t.total
-       FROM (SELECT COALESCE(sum(${a}), 0) AS total FROM ${l} WHERE ${k} = $1 AND isactive = 'Y') t
+       FROM (${total}) t
       WHERE x.${k} = $1`,
     [id],
   );

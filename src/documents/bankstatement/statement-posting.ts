@@ -3,6 +3,7 @@ import { ident } from '../../db/sql.js';
 import { accountSchema, type Fact } from '../accounting/facts.js';
 import { chargeAccountOf } from '../accounting/charge-account.js';
 import { refuse, type DocumentContext } from '../engine/document-type.js';
+import { statementOrgs } from './statement-orgs.js';
 
 /** The accounts (C_ElementValue_ID) a bank account posts to: its C_BankAccount_Acct, else the schema's defaults. */
 export interface BankAccounts {
@@ -64,16 +65,19 @@ const need = (account: number | undefined, what: string): number => {
 /**
  * The facts of a bank statement, per line as the original's Doc_BankStatement: the statement
  * amount to the bank asset, the transaction amount from the bank in transit, the charge amount to
- * the charge's account and the interest to interest revenue (or expense).
+ * the charge's account and the interest to interest revenue (or expense); the bank facts in the
+ * bank account's organization (statementOrgs).
  */
 export async function statementFacts(d: DocumentContext, lines: readonly StatementLine[]): Promise<Fact[]> {
   const accounts = await bankAccountsOf(d, d.row.c_bankaccount_id);
+  const orgs = await statementOrgs(d);
+  const org = (id: number | undefined): Partial<Fact> => (id === undefined ? {} : { orgId: id });
   const charges = new Map<number, number>();
   const facts: Fact[] = [];
   for (const l of lines) {
     const extra: Partial<Fact> = { lineId: Number(l.c_bankstatementline_id), bpartnerId: l.c_bpartner_id === null ? null : Number(l.c_bpartner_id) };
-    facts.push(signedFact(need(accounts.asset, 'bank asset'), l.stmtamt, extra));
-    if (!isZero(l.trxamt)) facts.push(signedFact(need(accounts.inTransit, 'bank in transit'), negate(l.trxamt), extra));
+    facts.push(signedFact(need(accounts.asset, 'bank asset'), l.stmtamt, { ...extra, ...org(orgs.bank) }));
+    if (!isZero(l.trxamt)) facts.push(signedFact(need(accounts.inTransit, 'bank in transit'), negate(l.trxamt), { ...extra, ...org(orgs.inTransit(Number(l.c_bankstatementline_id))) }));
     if (!isZero(l.chargeamt)) {
       const chargeId = Number(l.c_charge_id);
       if (!charges.has(chargeId)) {

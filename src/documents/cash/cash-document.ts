@@ -1,5 +1,6 @@
 import { insertRecord } from '../../records/write/persist.js';
 import { postFacts, postReversingFacts } from '../accounting/facts.js';
+import { conversionRate } from '../accounting/conversion.js';
 
 import { current, docId, noReactivation, requireLines } from '../engine/common.js';
 import { refuse, type DocumentContext, type DocumentType } from '../engine/document-type.js';
@@ -22,7 +23,7 @@ async function requireCashPeriod(d: DocumentContext, date: unknown = current(d, 
 
 const LINES_SQL = `SELECT l.c_cashline_id, l.line, l.cashtype, COALESCE(l.amount, 0) AS amount, COALESCE(l.discountamt, 0) AS discountamt,
     COALESCE(l.writeoffamt, 0) AS writeoffamt, l.c_invoice_id, l.c_bankaccount_id, l.c_charge_id, l.c_currency_id, l.description,
-    i.docstatus AS invoice_status, i.c_bpartner_id AS invoice_bpartner
+    i.docstatus AS invoice_status, i.c_bpartner_id AS invoice_bpartner, i.c_conversiontype_id AS conversion_type
   FROM c_cashline l LEFT JOIN c_invoice i ON i.c_invoice_id = l.c_invoice_id
  WHERE l.c_cash_id = $1 AND l.isactive = 'Y' ORDER BY l.line, l.c_cashline_id`;
 
@@ -108,7 +109,11 @@ export const cashDocument: DocumentType = {
     await requireLines(d, 'c_cashline');
     const currency = await bookCurrency(d);
     for (const l of await linesOf(d)) {
-      if (Number(l.c_currency_id) !== currency) throw refuse(`line ${l.line} is in another currency than the cash book's`);
+      if (Number(l.c_currency_id) !== currency) {
+        // A line in another currency (an invoice's, a bank account's) counts in the book's at the journal's date.
+        const found = await conversionRate(d.wc.tx, Number(l.c_currency_id), currency, l.conversion_type === null ? null : Number(l.conversion_type), current(d, 'dateacct'), d.row.ad_client_id);
+        if ('missing' in found) throw refuse(`line ${l.line}: ${found.missing}`);
+      }
       if (l.cashtype === CASH_TYPE.invoice && l.invoice_status !== 'CO' && l.invoice_status !== 'CL') throw refuse(`line ${l.line}: invoice ${String(l.c_invoice_id)} is not completed`);
     }
     await recomputeBalance(d.wc.tx, CASH_BALANCE, docId(d));
@@ -121,15 +126,16 @@ export const cashDocument: DocumentType = {
       if (l.cashtype === CASH_TYPE.invoice) await allocateInvoice(d, l);
       else if (l.cashtype === CASH_TYPE.transfer) await transferPayment(d, l);
     }
+    const currency = await bookCurrency(d);
     const docType = await docTypeOfBase(d.wc.tx, d.row.ad_client_id, 'CMC');
     const dt = docType === null ? null : await documentTypeRow(d.wc.tx, d.wc.memo, docType);
     await postFacts(d, {
       dateAcct: current(d, 'dateacct'),
       dateTrx: current(d, 'statementdate'),
       periodId,
-      currencyId: await bookCurrency(d),
+      currencyId: currency,
       glCategoryId: dt?.gl_category_id ?? null,
-      facts: await cashFacts(d, lines),
+      facts: await cashFacts(d, lines, currency),
     });
     return 'CO';
   },

@@ -1,5 +1,7 @@
-import { add, isZero, toText, ZERO, type Decimal } from '../decimal.js';
-import type { Fact } from '../accounting/facts.js';
+import { add, dec, isZero, toText, ZERO, type Decimal } from '../decimal.js';
+import { accountSchema, type Fact } from '../accounting/facts.js';
+import { conversionRate, convertAmounts } from '../accounting/conversion.js';
+import { current } from '../engine/common.js';
 import { chargeAccountOf } from '../accounting/charge-account.js';
 import { refuse, type DocumentContext } from '../engine/document-type.js';
 import { accountsOfRow, bankAccountsOf, negate, signedFact } from '../bankstatement/statement-posting.js';
@@ -16,6 +18,8 @@ export interface CashLine {
   c_bankaccount_id: number | null;
   c_charge_id: number | null;
   c_currency_id: number;
+  /** The conversion type of the line's amount (its invoice's; none for the client's default). */
+  conversion_type: number | null;
   invoice_status: string | null;
   invoice_bpartner: number | null;
   description: string | null;
@@ -36,12 +40,32 @@ async function cashBookAccounts(d: DocumentContext): Promise<Record<keyof typeof
 }
 
 /**
+ * The two facts of a line in another currency than the cash book's (an invoice's, a bank
+ * account's), as Doc_Cash posts them: the cash asset with the amount and the line's account with
+ * it negated, both in the line's currency, accounted at the journal's date with the line's
+ * conversion type.
+ */
+async function foreignLineFacts(d: DocumentContext, l: CashLine, asset: number, account: number, extra: Partial<Fact>): Promise<Fact[]> {
+  const schema = await accountSchema(d);
+  const from = Number(l.c_currency_id);
+  const source = [signedFact(asset, l.amount, extra), signedFact(account, negate(l.amount), extra)];
+  let accounted = source.map((f) => ({ dr: dec(f.dr ?? 0), cr: dec(f.cr ?? 0) }));
+  if (from !== schema.currencyId) {
+    const found = await conversionRate(d.wc.tx, from, schema.currencyId, l.conversion_type === null ? null : Number(l.conversion_type), current(d, 'dateacct'), d.row.ad_client_id);
+    if ('missing' in found) throw refuse(`line ${l.line}: ${found.missing}`);
+    accounted = convertAmounts(source.map((f) => ({ dr: f.dr ?? 0, cr: f.cr ?? 0 })), found.rate);
+  }
+  return source.map((f, i) => ({ ...f, currencyId: from, accounted: { dr: toText(accounted[i]!.dr), cr: toText(accounted[i]!.cr) } }));
+}
+
+/**
  * The facts of a cash journal, as the original's Doc_Cash: each line against its own account with
  * the negated amount (expenses, receipts, charges, differences, invoices to cash transfer, bank
- * transfers to the bank's in-transit), and the cash book's asset with their sum. Lines are in the
- * cash book's currency (prepare refuses others).
+ * transfers to the bank's in-transit), and the cash book's asset with their sum. An invoice or
+ * transfer line in another currency than the book's posts its own asset fact in its currency
+ * (foreignLineFacts).
  */
-export async function cashFacts(d: DocumentContext, lines: readonly CashLine[]): Promise<Fact[]> {
+export async function cashFacts(d: DocumentContext, lines: readonly CashLine[], bookCurrency: number): Promise<Fact[]> {
   const book = await cashBookAccounts(d);
   const facts: Fact[] = [];
   let asset: Decimal = ZERO;
@@ -73,6 +97,10 @@ export async function cashFacts(d: DocumentContext, lines: readonly CashLine[]):
       }
       default:
         account = book.expense;
+    }
+    if (Number(l.c_currency_id) !== bookCurrency) {
+      facts.push(...(await foreignLineFacts(d, l, book.asset, account, extra)));
+      continue;
     }
     facts.push(signedFact(account, negate(l.amount), extra));
     asset = add(asset, l.amount);

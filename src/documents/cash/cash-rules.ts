@@ -3,6 +3,7 @@ import type { ModelEvent, Row } from '../../events/model-events.js';
 import { add, compare, dec, sub, toText } from '../decimal.js';
 import { fillEmpty, idOf, invalid, isEmptyValue, todayDate } from '../row-values.js';
 import { INVOICE_SENSE_SQL, OPEN_AMOUNT_SQL } from '../engine/settlement.js';
+import { convertedSql } from '../accounting/conversion.js';
 import { lineHeader, numberLine, type BalanceDocument } from '../bankstatement/balance.js';
 
 /** Cash types (reference list 217). */
@@ -80,5 +81,23 @@ export async function cashLineBeforeSave(e: ModelEvent): Promise<void> {
   if (r.cashtype === CASH_TYPE.receipt && compare(amount, 0) < 0) r.amount = toText(sub(0, amount));
 }
 
-/** A cash journal's balance follows its lines' amounts. */
-export const CASH_BALANCE: BalanceDocument = { header: 'c_cash', key: 'c_cash_id', line: 'c_cashline', amount: 'amount' };
+/**
+ * The conversion type of a cash line (alias `l`): an invoice line's invoice's, so that its cash
+ * transfer clears at the rate its allocation uses; else none (the client's default type).
+ */
+export const CASH_LINE_CONVERSION_TYPE_SQL = `(SELECT i.c_conversiontype_id FROM c_invoice i WHERE i.c_invoice_id = l.c_invoice_id)`;
+
+/**
+ * A cash journal's balance follows its lines' amounts, each converted to the cash book's currency
+ * at the journal's accounting date (the original's MCashLine updateHeader); a line without a rate
+ * counts nothing until one exists (prepare refuses it).
+ */
+export const CASH_BALANCE: BalanceDocument = {
+  header: 'c_cash',
+  key: 'c_cash_id',
+  line: 'c_cashline',
+  amount: 'amount',
+  totalSql: `SELECT COALESCE(sum(${convertedSql('l.amount', 'l.c_currency_id', 'b.c_currency_id', CASH_LINE_CONVERSION_TYPE_SQL, 'c.dateacct', 'c.ad_client_id')}), 0) AS total
+      FROM c_cashline l JOIN c_cash c ON c.c_cash_id = l.c_cash_id JOIN c_cashbook b ON b.c_cashbook_id = c.c_cashbook_id
+     WHERE l.c_cash_id = $1 AND l.isactive = 'Y'`,
+};

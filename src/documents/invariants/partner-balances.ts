@@ -18,13 +18,20 @@ const ALLOCATIONS = (link: string, id: string) => `(SELECT count(*) FROM c_alloc
      WHERE al.${link} = ${id})`;
 
 /**
+ * A cash journal's transfer payment (the bank side of a transfer line, as the original's MCash):
+ * information only, closed and allocated without allocation; the journal posts its money.
+ */
+export const CASH_TRANSFER = (alias: string) => `EXISTS (SELECT 1 FROM c_cashline cl WHERE cl.c_payment_id = ${alias}.c_payment_id AND cl.cashtype = 'T')`;
+
+/**
  * For every partner and account (receivables, liabilities, unallocated receipts, payment
  * selection): what its documents leave open, against its balance in Fact_Acct, in the schema's
  * currency. A completed invoice counts its open amount in its ledger sign (the allocation sense:
  * customer invoices and vendor credit memos debit, customer credit memos and vendor invoices
  * credit); a completed payment (not a charge payment) its unallocated amount, a receipt as a
- * credit of unallocated receipts, a payment as a debit of payment selection. A document in another
- * currency is converted at its own accounting date and conversion type; since its facts move by
+ * credit of unallocated receipts, a payment as a debit of payment selection (a cash journal's
+ * transfer payment not: it posts nothing of its own). A document in another currency is
+ * converted at its own accounting date and conversion type; since its facts move by
  * shares of what it posted, it may differ by a cent for its posting and for each allocation of it
  * while it is partly open (nothing once it is settled).
  */
@@ -40,7 +47,7 @@ const PARTNER_BALANCES_SQL = `WITH s AS (
     UNION ALL
     SELECT p.c_bpartner_id, CASE WHEN p.isreceipt = 'Y' THEN 'unallocated receipts' ELSE 'payment selection' END, p.c_currency_id, p.c_conversiontype_id, p.dateacct,
            -${PAYMENT_SENSE_SQL('p')} * (${UNALLOCATED_SQL('p')}), ${ALLOCATIONS('c_payment_id', 'p.c_payment_id')}
-      FROM c_payment p WHERE p.ad_client_id = $1 AND p.docstatus IN ('CO', 'CL') AND p.c_charge_id IS NULL
+      FROM c_payment p WHERE p.ad_client_id = $1 AND p.docstatus IN ('CO', 'CL') AND p.c_charge_id IS NULL AND NOT ${CASH_TRANSFER('p')}
   ), converted AS (
     SELECT d.*, ${convertedSql('d.amount', 'd.c_currency_id', 's.currency_id', 'd.c_conversiontype_id', 'd.dateacct', '$1')} AS acct,
            CASE WHEN d.c_currency_id <> s.currency_id AND d.amount <> 0 THEN (1 + d.allocations) * power(10::numeric, -s.precision) ELSE 0 END AS tolerance

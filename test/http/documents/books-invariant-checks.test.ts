@@ -116,6 +116,16 @@ describe('invariants of the books find what breaks them', () => {
     assert.deepEqual(await found(), []);
   });
 
+  it('a completed cash journal without its facts', async () => {
+    const cash = await ok('POST', '/api/v1/models/c_cash', { C_CashBook_ID: 101, C_CashLine: [{ CashType: 'R', Amount: 12 }], 'doc-action': 'CO' });
+    assert.deepEqual(await check('postedFacts'), []);
+    const moved = `UPDATE fact_acct SET record_id = -record_id WHERE record_id = $1 AND ad_table_id = (SELECT ad_table_id FROM ad_table WHERE tablename = 'C_Cash')`;
+    await sql(moved, [cash.id]);
+    assert.deepEqual((await check('postedFacts')).map((v) => [v.subject.record, v.detail]), [[cash.id, `document ${String(cash.Name)} is posted with an amount and has no facts`]]);
+    await sql(moved, [-cash.id]);
+    assert.deepEqual(await found(), []);
+  });
+
   it('an allocation in euros whose converted facts round apart: the rounding has an accounted amount only, so each currency still balances', async () => {
     const rate = await server.request('POST', '/api/v1/models/c_conversion_rate', {
       token,

@@ -3,7 +3,10 @@
  * invoices and credit memos, payments in several currencies and at several rates, allocations (of
  * payments to invoices, of credit memos against invoices, of receipts against refunds),
  * reversals, closes and voids, moves and counts, a lot-tracked product (each of its stock lines names
- * a lot, now and then none: refused), and deliberately invalid actions, all over HTTP. After every step
+ * a lot, now and then none: refused), cash journals (receipts, expenses, charges, differences,
+ * bank transfers, invoices settled in cash in their currency; completed and voided), payment runs over due vendor invoices (payment
+ * selection, prepared and made payments, discounts), dunning runs, and deliberately invalid
+ * actions, all over HTTP. After every step
  * the invariants of src/documents/invariants hold: balanced documents, partners' open items equal
  * to their accounts, stock equal to its transactions, reservations equal to open order lines,
  * postings with their facts. A refused action (400) leaves no trace in the tables documents write.
@@ -47,7 +50,7 @@ const LISTS = {
     { id: 200000, currency: EUR, products: [133, 134, 135] },
   ],
 };
-const DOCTYPE = { salesOrder: 132, purchaseOrder: 126, arCreditMemo: 118, apCreditMemo: 124, apInvoice: 123, mmShipment: 120, customerReturn: 149 };
+const DOCTYPE = { salesOrder: 132, purchaseOrder: 126, arCreditMemo: 118, apCreditMemo: 124, apInvoice: 123, arInvoice: 116, mmShipment: 120, customerReturn: 149 };
 const CHARGE_BANK = 100;
 
 /** Tables documents write: a refused action must leave all of them as they were (document numbers excepted). */
@@ -55,7 +58,8 @@ const WRITTEN = [
   'c_order', 'c_orderline', 'c_ordertax', 'm_inout', 'm_inoutline', 'c_invoice', 'c_invoiceline', 'c_invoicetax', 'c_payment',
   'c_allocationhdr', 'c_allocationline', 'fact_acct', 'm_storageonhand', 'm_storagereservation', 'm_transaction', 'm_matchpo', 'm_matchinv',
   'gl_journal', 'gl_journalline', 'c_bankstatement', 'c_bankstatementline', 'm_movement', 'm_movementline', 'm_inventory', 'm_inventoryline',
-  'm_rma', 'm_rmaline',
+  'm_rma', 'm_rmaline', 'c_cash', 'c_cashline', 'c_payselection', 'c_payselectionline', 'c_payselectioncheck', 'c_dunningrun', 'c_dunningrunentry',
+  'c_dunningrunline',
 ];
 /** Accounts a journal of the fuzz posts to: none holds a partner's open items (those follow their documents). */
 const JOURNAL_ACCOUNTS = [11100, 21620, 41000, 51200, 70200];
@@ -66,6 +70,12 @@ const COUNTED = [128, 133, 134];
 /** What moves and counts take: the counted items and the lot-tracked one. */
 const MOVED = [...COUNTED, LOT_TRACKED];
 const POS_ORDER = 135;
+/** The demo's cash book (in USD), its bank account for transfers, and the payment terms of direct vendor invoices (one with a discount). */
+const CASH_BOOK = 101;
+const BANK_ACCOUNT = 100;
+const TERMS = { immediate: 105, twoTenNet30: 106 };
+/** The demo's dunning, of the standard customers. */
+const DUNNING = 100;
 
 /** mulberry32: a small seeded generator, so that a seed replays a run exactly. */
 function generator(seed: number) {
@@ -99,8 +109,27 @@ describe('books invariants under random documents', () => {
     const r = await server.request(method, path, { token, body });
     return { status: r.status, text: r.text };
   };
+  /** A process run on a record: a 400 or an answer with isError is a refusal. */
+  const runProcess = async (slug: string, body: Record<string, unknown>): Promise<Outcome> => {
+    const r = await send('POST', `/api/v1/processes/${slug}`, body);
+    return r.status === 200 && JSON.parse(r.text).isError ? { status: 400, text: r.text } : r;
+  };
+  /**
+   * The steps of a run one after the other, each of which must succeed once the first did (the
+   * first may be refused); answers the last, or a failure naming the step that did not succeed.
+   */
+  const chain = async (steps: (() => Promise<Outcome>)[]): Promise<Outcome> => {
+    let last: Outcome = { status: 200, text: '' };
+    for (const [i, step] of steps.entries()) {
+      last = await step();
+      if (last.status >= 400 && i > 0) return { status: 599, text: `step ${i + 1} of the run failed after the first succeeded: ${last.status} ${last.text}` };
+      if (last.status >= 400) return last;
+    }
+    return last;
+  };
   const digest = async (): Promise<string> =>
     JSON.stringify(await sql(WRITTEN.map((t) => `SELECT '${t}' AS t, count(*)::text AS n, COALESCE(sum(hashtext(x::text)::bigint), 0)::text AS h FROM ${t} x`).join(' UNION ALL ')));
+  const createdId = (o: Outcome): number => Number(JSON.parse(o.text).id);
   const rate = (from: number, to: number, type: number, multiply: number) =>
     send('POST', '/api/v1/models/c_conversion_rate', {
       AD_Org_ID: 0, C_Currency_ID: from, C_Currency_ID_To: to, C_ConversionType_ID: type, MultiplyRate: multiply,
@@ -470,10 +499,100 @@ describe('books invariants under random documents', () => {
     reverseFinanceOrStock: {
       weight: 3,
       run: async () => {
-        const table = rnd.pick(['gl_journal', 'c_bankstatement', 'm_movement', 'm_inventory']);
+        const table = rnd.pick(['gl_journal', 'c_bankstatement', 'm_movement', 'm_inventory', 'c_cash']);
         const docs = await completed(table);
         if (!docs.length) return null;
         return send('PUT', `/api/v1/models/${table}/${rnd.pick(docs).id}`, { 'doc-action': rnd.pick(['RC', 'RA', 'VO']) });
+      },
+    },
+    cashJournal: {
+      weight: 4,
+      run: async () => {
+        // Receipts, expenses, charges, differences, transfers with the bank and invoices settled in cash (now and then partly, with a
+        // discount; in the invoice's currency); an invoice at most once.
+        const invoices = (await openInvoices()).filter((i) => i.docbasetype === 'ARI' || i.docbasetype === 'API');
+        const used = new Set<number>();
+        const lines: Row[] = [];
+        for (let n = rnd.int(1, 4); n > 0; n--) {
+          const kind = rnd.pick(['R', 'E', 'C', 'D', 'I', 'I', 'T']);
+          if (kind === 'I') {
+            const free = invoices.filter((i) => !used.has(Number(i.c_invoice_id)));
+            if (!free.length) continue;
+            const i = rnd.pick(free);
+            used.add(Number(i.c_invoice_id));
+            if (rnd.chance(0.6)) lines.push({ CashType: 'I', C_Invoice_ID: i.c_invoice_id });
+            else {
+              const s = sense(i);
+              const part = rnd.money(0.01, i.open);
+              const discount = rnd.chance(0.3) ? round2(part * 0.02) : 0;
+              lines.push({ CashType: 'I', C_Invoice_ID: i.c_invoice_id, Amount: s * round2(part - discount), DiscountAmt: s * discount });
+            }
+          } else if (kind === 'T') lines.push({ CashType: 'T', C_BankAccount_ID: BANK_ACCOUNT, Amount: rnd.chance(0.5) ? rnd.money(1, 200) : -rnd.money(1, 200) });
+          else if (kind === 'C') lines.push({ CashType: 'C', C_Charge_ID: CHARGE_BANK, Amount: -rnd.money(1, 50) });
+          else if (kind === 'D') lines.push({ CashType: 'D', Amount: rnd.chance(0.5) ? rnd.money(0.01, 5) : -rnd.money(0.01, 5) });
+          else lines.push({ CashType: kind, Amount: rnd.money(1, 300) });
+        }
+        if (!lines.length) return null;
+        return send('POST', '/api/v1/models/c_cash', { C_CashBook_ID: CASH_BOOK, Description: MARK, C_CashLine: lines, 'doc-action': 'CO' });
+      },
+    },
+    voidCash: {
+      weight: 2,
+      run: async () => {
+        const docs = await completed('c_cash');
+        return docs.length ? send('PUT', `/api/v1/models/c_cash/${rnd.pick(docs).id}`, { 'doc-action': rnd.pick(['VO', 'RC']) }) : null;
+      },
+    },
+    directInvoice: {
+      weight: 4,
+      run: () => {
+        // A vendor invoice paid by check, on a term with a discount now and then (what payment runs pay), or a customer
+        // invoice of some weeks ago (what dunning runs dun), in USD.
+        const sales = rnd.chance(0.4);
+        const price = rnd.money(5, 120);
+        const date = new Date(Date.now() - (sales ? rnd.int(0, 45) : 0) * 86_400_000).toISOString().slice(0, 10);
+        return send('POST', '/api/v1/models/c_invoice', {
+          C_BPartner_ID: rnd.pick(sales ? CUSTOMERS : VENDORS), C_DocTypeTarget_ID: sales ? DOCTYPE.arInvoice : DOCTYPE.apInvoice, IsSOTrx: sales,
+          M_PriceList_ID: sales ? 101 : 102, PaymentRule: sales ? 'P' : 'S', C_PaymentTerm_ID: rnd.pick([TERMS.immediate, TERMS.twoTenNet30]),
+          DateInvoiced: date, DateAcct: date, Description: MARK,
+          C_InvoiceLine: [{ M_Product_ID: rnd.pick(LISTS.purchase[0]!.products), QtyEntered: rnd.int(1, 3), PriceEntered: price, PriceActual: price }], 'doc-action': 'CO',
+        });
+      },
+    },
+    paymentRun: {
+      weight: 3,
+      run: async () => {
+        // A payment selection of due vendor invoices (and those with a discount in time), its payments prepared and made.
+        let selection = 0;
+        const record = () => ({ 'model-name': 'c_payselection', 'record-id': selection });
+        const lines = async () => Number((await sql(`SELECT count(*)::int AS n FROM c_payselectionline WHERE c_payselection_id = $1`, [selection]))[0]!.n);
+        return chain([
+          async () => {
+            const r = await send('POST', '/api/v1/models/c_payselection', { C_BankAccount_ID: BANK_ACCOUNT, Description: MARK });
+            if (r.status === 201) selection = createdId(r);
+            return r;
+          },
+          () => runProcess('c_payselection_createfrom', { ...record(), OnlyDue: rnd.chance(0.7), OnlyDiscount: rnd.chance(0.5), ...(rnd.chance(0.5) ? { C_BPartner_ID: rnd.pick(VENDORS) } : {}) }),
+          async () => ((await lines()) ? runProcess('c_payselection_createpayment', { ...record(), PaymentRule: 'S' }) : { status: 200, text: 'nothing selected' }),
+          async () => ((await lines()) ? runProcess('c_payselection_payment', record()) : { status: 200, text: 'nothing selected' }),
+        ]);
+      },
+    },
+    dunningRun: {
+      weight: 2,
+      run: async () => {
+        let run = 0;
+        const record = () => ({ 'model-name': 'c_dunningrun', 'record-id': run });
+        const entries = async () => Number((await sql(`SELECT count(*)::int AS n FROM c_dunningrunentry WHERE c_dunningrun_id = $1`, [run]))[0]!.n);
+        return chain([
+          async () => {
+            const r = await send('POST', '/api/v1/models/c_dunningrun', { C_Dunning_ID: DUNNING, DunningDate: new Date().toISOString().slice(0, 10), Description: MARK });
+            if (r.status === 201) run = createdId(r);
+            return r;
+          },
+          () => runProcess('c_dunningrun_create', record()),
+          async () => ((await entries()) && rnd.chance(0.8) ? runProcess('c_dunningrun_process', record()) : { status: 200, text: 'nothing to process' }),
+        ]);
       },
     },
     // Deliberately invalid actions: each must be refused with 400 and leave nothing behind.
@@ -635,6 +754,17 @@ describe('books invariants under random documents', () => {
       [LOT_TRACKED],
     );
     assert.equal(lots!.unnamed, 0, 'a transaction of the lot-tracked product without a lot');
+    // What the finance runs did: cash journals completed and voided, payments made by payment runs, invoices dunned.
+    const [finance] = await sql(
+      `SELECT (SELECT count(*) FROM c_cash WHERE description = $1 AND docstatus IN ('CO', 'CL'))::int AS cash,
+              (SELECT count(*) FROM c_cash WHERE description = $1 AND docstatus IN ('VO', 'RE'))::int AS voided,
+              (SELECT count(*) FROM c_payselectioncheck k JOIN c_payselection s ON s.c_payselection_id = k.c_payselection_id WHERE s.description = $1 AND k.c_payment_id IS NOT NULL)::int AS paid,
+              (SELECT count(*) FROM c_payselectionline l JOIN c_payselection s ON s.c_payselection_id = l.c_payselection_id WHERE s.description = $1 AND l.discountamt <> 0)::int AS discounts,
+              (SELECT count(*) FROM c_dunningrunline l JOIN c_dunningrunentry e ON e.c_dunningrunentry_id = l.c_dunningrunentry_id
+                 JOIN c_dunningrun r ON r.c_dunningrun_id = e.c_dunningrun_id WHERE r.description = $1 AND r.processed = 'Y' AND l.c_invoice_id IS NOT NULL)::int AS dunned`,
+      [MARK],
+    );
+    process.stdout.write(`# finance: ${JSON.stringify(finance)}\n`);
     process.stdout.write(`# books fuzz seed ${SEED}, ${STEPS} steps: ${accepted} accepted, ${refused} refused, ${lots!.named} transactions of lots (accepted/refused by action: ${summary})\n`);
   });
 });
