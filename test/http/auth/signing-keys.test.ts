@@ -28,17 +28,25 @@ describe('signing keys shared through the database', () => {
   });
 
   it('a key added by another instance just after this one read the table is found when a token needs it', async () => {
-    const verifier = new SigningKeys(server.services.db, () => HOUR);
-    await verifier.load();
-    const readAt = Date.now();
-    const kid = await rotateSigningKey(server.services.db);
-    const signer = new SigningKeys(server.services.db, () => HOUR);
-    await signer.load();
-    assert.equal(signer.currentKid, kid);
-    const token = await signer.sign({ AD_Client_ID: 11 }, Date.now() + 60_000);
-    assert.ok(Date.now() - readAt < UNKNOWN_KID_RELOAD_MS, 'the verification comes within the reload interval, the case under test');
-    const payload = await verifier.verify(token);
-    assert.equal(payload.AD_Client_ID, 11);
+    // The case needs the token verified within the reload interval of the verifier's read; on a
+    // loaded machine the setup may take longer, and then it is set up again (a few times at most).
+    for (let attempt = 1; ; attempt++) {
+      const verifier = new SigningKeys(server.services.db, () => HOUR);
+      await verifier.load();
+      const readAt = Date.now();
+      const kid = await rotateSigningKey(server.services.db);
+      const signer = new SigningKeys(server.services.db, () => HOUR);
+      await signer.load();
+      assert.equal(signer.currentKid, kid);
+      const token = await signer.sign({ AD_Client_ID: 11 }, Date.now() + 60_000);
+      if (Date.now() - readAt >= UNKNOWN_KID_RELOAD_MS) {
+        assert.ok(attempt < 5, 'the verification never came within the reload interval, the case under test');
+        continue;
+      }
+      const payload = await verifier.verify(token);
+      assert.equal(payload.AD_Client_ID, 11);
+      return;
+    }
   });
 
   it('tokens with unknown kids read the key table once per interval, however many arrive', async () => {
