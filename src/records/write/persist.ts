@@ -17,6 +17,9 @@ import { assignDocumentNumbers } from './document-number.js';
 import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
 import { emitModelEvent as emit, type WriteContext } from './write-context.js';
 import { defaultRecordOf } from './default-record.js';
+import { lockParentOfNewRow, lockParentOfRow } from './parent-first.js';
+
+export { lockParentFirst } from './parent-first.js';
 import { validationError } from './write-errors.js';
 
 export type Row = Record<string, unknown>;
@@ -190,6 +193,7 @@ async function givenValues(wc: WriteContext, table: Table, body: unknown, parent
  * database. Returns the references still to verify.
  */
 async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: { table: Table; row: Row } | null, given: ReadonlySet<string>) {
+  if (!parent) await lockParentOfNewRow(wc, table.dbName, row);
   await applyDefaults(wc, table, row, parent?.row ?? null);
   const now = nowText();
   for (const [c, v] of [['created', now], ['updated', now], ['createdby', wc.auth.userId], ['updatedby', wc.auth.userId], ['isactive', 'Y']] as const) {
@@ -212,18 +216,6 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
   return { clientId: clientId ?? wc.auth.clientId, references };
 }
 
-/** Detail tables whose parent row is locked before their own rows (see lockParentFirst). */
-const PARENT_FIRST = new Map<string, { parent: string; key: string; link: string }>();
-
-/**
- * Writes of a detail row lock its parent first: document rules lock the header when a line
- * changes, and a header change writes its lines, so locking always header before line keeps a
- * concurrent change of a line and of its header from deadlocking.
- */
-export function lockParentFirst(child: string, parent: string, parentKey: string, link: string): void {
-  PARENT_FIRST.set(child.toLowerCase(), { parent: parent.toLowerCase(), key: parentKey.toLowerCase(), link: link.toLowerCase() });
-}
-
 /**
  * Loads a record for writing, locked, applying the caller's read access (404 / 403). With
  * `version`, the same statement reads the row's version too and hands it to `version`.
@@ -231,13 +223,7 @@ export function lockParentFirst(child: string, parent: string, parentKey: string
 export async function loadForWrite(wc: WriteContext, table: Table, idText: string, version?: (v: string | null) => void): Promise<Row> {
   const sql = new SqlBuilder();
   const cond = keyCondition(table, idText, 't', sql);
-  const first = PARENT_FIRST.get(table.dbName);
-  if (first) {
-    await wc.tx.query(
-      `SELECT 1 FROM ${ident(first.parent)} p WHERE p.${ident(first.key)} = (SELECT t.${ident(first.link)} FROM ${ident(table.dbName)} t WHERE ${cond}) FOR UPDATE`,
-      sql.values,
-    );
-  }
+  await lockParentOfRow(wc, table.dbName, cond, sql.values);
   const versionItem = version ? versionExpr(table, 't') : null;
   const { rows } = await wc.tx.query<Row>(`SELECT t.*${versionItem ? `, ${versionItem} AS "${VERSION}"` : ''} FROM ${ident(table.dbName)} t WHERE ${cond} FOR UPDATE`, sql.values);
   if (!rows.length) throw notFound('Record not found', `No record found matching id: ${idText}`);

@@ -42,6 +42,24 @@ describe('document actions and access', () => {
     });
   }
 
+  for (const name of ['GardenUser', 'WebService']) {
+    it(`${name} adds no line to a document of an organization it may not write, even naming its own organization`, async () => {
+      const token = users[name]!;
+      const foreign = await as(admin, 'POST', '/api/v1/models/c_order', { AD_Org_ID: 50001, M_Warehouse_ID: 50002, C_BPartner_ID: 118, C_DocTypeTarget_ID: 132, C_OrderLine: [{ M_Product_ID: 128, QtyEntered: 2 }] });
+      assert.equal(foreign.status, 201, foreign.text);
+      for (const line of [{ C_Order_ID: foreign.body.id, M_Product_ID: 128, QtyEntered: 1 }, { C_Order_ID: foreign.body.id, AD_Org_ID: 11, M_Product_ID: 128, QtyEntered: 1 }]) {
+        const added = await as(token, 'POST', '/api/v1/models/c_orderline', line);
+        assert.equal(added.status, 403, added.text);
+        assert.equal(added.body.status, 403);
+      }
+      const lines = await as(admin, 'GET', `/api/v1/models/c_orderline?$filter=${q(`C_Order_ID eq ${foreign.body.id}`)}`);
+      assert.equal(lines.body['row-count'], 1, 'the order keeps its one line');
+      const own = await as(admin, 'POST', '/api/v1/models/c_order', { AD_Org_ID: 11, M_Warehouse_ID: 103, C_BPartner_ID: 118, C_DocTypeTarget_ID: 132 });
+      const added = await as(token, 'POST', '/api/v1/models/c_orderline', { C_Order_ID: own.body.id, M_Product_ID: 128, QtyEntered: 1 });
+      assert.equal(added.status, 201, added.text);
+    });
+  }
+
   it('reads the facts of a seeded invoice as the upstream collection does ($expand=fact_acct.record_id($select=fact_acct_id),c_invoiceline)', async () => {
     const r = await as(admin, 'GET', `/api/v1/models/c_invoice/104?$expand=${q('fact_acct.record_id($select=fact_acct_id),c_invoiceline')}`);
     assert.equal(r.status, 200, r.text);
