@@ -8,6 +8,7 @@ import { migrate } from './migrate.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { untilDatabaseIsUp } from './wait-for-database.js';
 import type { Db } from './types.js';
+import { openPg, openPglite } from './drivers.js';
 
 export interface OpenDatabaseOptions {
   databaseUrl: string | null;
@@ -39,10 +40,6 @@ export function seedFingerprint(): string {
 
 export const hasPgliteData = (dataDir: string): boolean => fs.existsSync(path.join(dataDir, 'PG_VERSION'));
 
-// Each driver is loaded only when used: an instance on a server never holds PGlite's code, an
-// embedded one never holds pg's (about 5 and 10 MB of a process's memory).
-const openPglite: typeof import('./pglite-db.js').openPglite = async (o) => (await import('./pglite-db.js')).openPglite(o);
-const openPg: typeof import('./pg-db.js').openPg = async (o) => (await import('./pg-db.js')).openPg(o);
 
 /** The seeded snapshot for this build, creating it once in a scratch directory when missing. */
 export async function seededSnapshot(cacheDir: string, log?: Pick<Logger, 'info'>): Promise<Buffer> {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Db } from '../types.js';
 import { DEFAULT_RULES, MAX_LAG_KEY, ReadRouter, WRITE_WINDOW_KEY, type ReadRouterOptions } from './read-router.js';
+import { openPg } from '../drivers.js';
 
 export interface ReadRouterSetup {
   primary: Db;
@@ -31,7 +32,6 @@ export async function openReadRouter(o: ReadRouterSetup): Promise<ReadRouter> {
   const replicas = [];
   let probes: ReadRouterOptions['probes'];
   if (o.primary.kind === 'pg' && o.primaryUrl && o.urls.length) {
-    const { openPg } = await import('../pg-db.js');
     const open = (url: string, max: number, applicationName: string) => openPg({ connectionString: url, max, connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS, applicationName });
     for (const url of o.urls) replicas.push({ url, db: await open(url, o.poolSize, REPLICA_APPLICATION_NAME) });
     // One connection each for the checks: a pool's queue of reads would delay them.
