@@ -8,6 +8,7 @@ import { notify } from '../db/notify.js';
 import { CancelledError, QUEUE_CANCEL_CHANNEL } from './queue-control.js';
 import { cancelItem } from './job-cancel.js';
 import { progressReporter } from './job-progress.js';
+import { fence, LeaseLostError, markEnded, renewLease, retryAt, underClaim, type Claimed } from './job-lease.js';
 
 export type QueueState = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -78,11 +79,7 @@ export class QueueFullError extends Error {
 }
 
 /** The claim no longer holds the item: its lease expired and another claim took it over. */
-export class LeaseLostError extends Error {
-  constructor(readonly itemId: number) {
-    super(`the lease on queue item ${itemId} was lost`);
-  }
-}
+export { LeaseLostError } from './job-lease.js';
 
 interface Kind extends Required<Omit<KindOptions, 'maxQueued' | 'retry' | 'onCancel'>> {
   name: string;
@@ -334,7 +331,7 @@ export class JobQueue {
     let completed = false;
     const progress = progressReporter(this.#db, this.#clock, this.#log, item.id);
     const renew = setInterval(() => {
-      void this.#renew(k, item).then((held) => {
+      void renewLease(this.#db, this.#claimed(item), new Date(this.#clock.now().getTime() + k.leaseMs)).then((held) => {
         if (!held) abort.abort(new LeaseLostError(item.id));
       });
     }, Math.max(50, Math.floor(k.leaseMs / 3)));
@@ -345,12 +342,12 @@ export class JobQueue {
       complete: async <T>(fn: (tx: Tx) => Promise<T>): Promise<T> => {
         if (completed) throw new Error(`queue item ${item.id} is already complete`);
         const out = await this.#db.tx(async (tx) => {
-          await this.#fence(tx, item);
+          await fence(tx, this.#claimed(item));
           const r = await fn(tx);
           // A cancellation asked while the work ran undoes it: nothing of it commits.
           if (abort.signal.reason instanceof CancelledError || (await this.#cancelRequested(tx, item.id))) throw new CancelledError(item.id);
           await progress.flush(tx);
-          await this.#mark(tx, item, 'done', r === undefined ? null : r, null);
+          await markEnded(tx, item.id, 'done', r === undefined ? null : r, null, this.#clock.now());
           return r;
         });
         completed = true;
@@ -394,74 +391,21 @@ export class JobQueue {
   }
 
   async #finishCancelled(k: Kind, item: QueueItem): Promise<void> {
-    await this.#db
-      .tx(async (tx) => {
-        await this.#fence(tx, item);
-        await this.#mark(tx, item, 'cancelled', null, 'cancelled');
-        await k.onCancel?.(tx, item);
-      })
-      .catch((e) => {
-        if (!(e instanceof LeaseLostError)) throw e;
-      });
+    await underClaim(this.#db, this.#claimed(item), async (tx) => {
+      await markEnded(tx, item.id, 'cancelled', null, 'cancelled', this.#clock.now());
+      await k.onCancel?.(tx, item);
+    });
   }
 
-  async #fence(tx: Queryable, item: QueueItem): Promise<void> {
-    const { rows } = await tx.query(`SELECT 1 FROM dictum.queue_item WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND attempts = $3 FOR UPDATE`, [
-      item.id,
-      this.owner,
-      item.attempt,
-    ]);
-    if (!rows.length) throw new LeaseLostError(item.id);
-  }
-
-  async #mark(tx: Queryable, item: QueueItem, state: 'done' | 'failed' | 'cancelled', result: unknown, error: string | null): Promise<void> {
-    await tx.query(`UPDATE dictum.queue_item SET state = $2, result = $3, error = $4, lease_owner = NULL, lease_until = NULL, finished_at = $5 WHERE id = $1`, [
-      item.id,
-      state,
-      result === null ? null : JSON.stringify(result),
-      error,
-      this.#clock.now(),
-    ]);
+  #claimed(item: QueueItem): Claimed {
+    return { id: item.id, owner: this.owner, attempt: item.attempt };
   }
 
   async #finish(item: QueueItem, state: 'done' | 'failed', result: unknown, error: string | null): Promise<void> {
-    await this.#db
-      .tx(async (tx) => {
-        await this.#fence(tx, item);
-        await this.#mark(tx, item, state, result, error);
-      })
-      .catch((e) => {
-        if (!(e instanceof LeaseLostError)) throw e;
-      });
+    await underClaim(this.#db, this.#claimed(item), (tx) => markEnded(tx, item.id, state, result, error, this.#clock.now()));
   }
 
   async #retryLater(item: QueueItem, delayMs: number, error: string): Promise<void> {
-    await this.#db
-      .tx(async (tx) => {
-        await this.#fence(tx, item);
-        await tx.query(`UPDATE dictum.queue_item SET state = 'pending', run_at = $2, error = $3, lease_owner = NULL, lease_until = NULL WHERE id = $1`, [
-          item.id,
-          new Date(this.#clock.now().getTime() + delayMs),
-          error,
-        ]);
-      })
-      .catch((e) => {
-        if (!(e instanceof LeaseLostError)) throw e;
-      });
-  }
-
-  /** Extends the lease while the handler works; false when the claim no longer holds the item. */
-  async #renew(k: Kind, item: QueueItem): Promise<boolean> {
-    try {
-      const { rowCount } = await this.#db.query(`UPDATE dictum.queue_item SET lease_until = $4 WHERE id = $1 AND state = 'running' AND lease_owner = $2 AND attempts = $3`, [
-        item.id,
-        this.owner,
-        item.attempt,
-        new Date(this.#clock.now().getTime() + k.leaseMs),
-      ]);
-      return rowCount > 0;
-    } catch {
-      return true; // a failed renewal is not a lost lease; the fence decides at completion
-    }
+    await underClaim(this.#db, this.#claimed(item), (tx) => retryAt(tx, item.id, new Date(this.#clock.now().getTime() + delayMs), error));
   }
 }
