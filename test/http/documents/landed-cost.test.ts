@@ -205,6 +205,11 @@ describe('landed costs: a vendor invoice line distributed over receipt lines int
     assert.deepEqual(await allocations(weightless.lineId), []);
     assert.equal((await c.cost(a)).price, 10);
 
+    // A draft line with landed costs deleted: its landed costs go with it.
+    const removed = await c.call('DELETE', `/api/v1/models/c_invoiceline/${weightless.lineId}`);
+    assert.equal(removed.status, 200, removed.text);
+    assert.deepEqual(await c.records('c_landedcost', `C_InvoiceLine_ID eq ${weightless.lineId}`), []);
+
     const done = await freightInvoice(10, [{ M_InOut_ID: receipt.id }]);
     const change = await c.call('PUT', `/api/v1/models/c_landedcost/${done.costs[0]!.id}`, { LandedCostDistribution: 'L' });
     assert.equal(change.status, 400, change.text);
