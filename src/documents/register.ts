@@ -31,6 +31,7 @@ import { registerRfq } from './rfq/register.js';
 import { registerPricingRules } from './pricing/register.js';
 import { registerAttributeRules } from './attributes/register.js';
 import { registerDepositBatches } from './depositbatch/register.js';
+import { registerLandedCostRules } from './landedcost/landed-cost-rules.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 export function documentDefaults(e: ModelEvent): void {
@@ -100,4 +101,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerPricingRules(events);
   registerAttributeRules(events);
   registerDepositBatches(events, documentDefaults);
+  registerLandedCostRules(events);
 }

@@ -1,17 +1,15 @@
 import type { Tx } from '../db/types.js';
 import { loadDictionary } from '../dictionary/load.js';
-import { readSeed, seedTable } from './bootstrap.js';
 import { insertSeedRows } from './insert-rows.js';
 import { addProcesses } from './payrun-seed.js';
 import { QUOTE_TYPE_REFERENCE, QUOTE_TYPES, RFQ_TABLES, SEARCH, YES_NO } from '../documents/rfq/rfq-dictionary.js';
-import { addSpecTables } from './spec-tables.js';
+import { addListReference, addSpecTables } from './spec-tables.js';
 
 export const CREATE_RESPONSES_CLASS = 'org.compiere.process.RfQCreate';
 export const RANK_RESPONSES_CLASS = 'org.compiere.process.RfQResponseRank';
 export const CREATE_PO_FROM_RFQ_CLASS = 'org.compiere.process.RfQCreatePO';
 export const CLOSE_RFQ_CLASS = 'org.compiere.process.RfQClose';
 
-const SYSTEM = { AD_Client_ID: 0, AD_Org_ID: 0, EntityType: 'D' };
 const FIRST_COLUMN_ID = 7000;
 const FIRST_ELEMENT_ID = 3160;
 /** The demo's RfQ topic and its two subscribed vendors (Seed Farm, Patio Fun). */
@@ -38,16 +36,7 @@ const NEW_ELEMENTS: readonly [column: string, name: string][] = [
 
 /** The RfQ tables in the dictionary (AD_Table, AD_Column, AD_Element, the RfQ type list) and in the database. */
 async function addRfqTables(tx: Tx, now: string): Promise<void> {
-  const { dict } = readSeed();
-  const skip = { skipExisting: true };
-  await insertSeedRows(tx, seedTable(dict, 'AD_Reference'), [{ AD_Reference_ID: QUOTE_TYPE_REFERENCE, Name: 'C_RfQ QuoteType', ValidationType: 'L', ...SYSTEM }], now, skip);
-  await insertSeedRows(
-    tx,
-    seedTable(dict, 'AD_Ref_List'),
-    QUOTE_TYPES.map(([value, name], n) => ({ AD_Ref_List_ID: FIRST_LIST_ID + n, AD_Reference_ID: QUOTE_TYPE_REFERENCE, Value: value, Name: name, ...SYSTEM })),
-    now,
-    skip,
-  );
+  await addListReference(tx, { id: QUOTE_TYPE_REFERENCE, name: 'C_RfQ QuoteType' }, QUOTE_TYPES, FIRST_LIST_ID, now);
   await addSpecTables(tx, RFQ_TABLES, { firstColumnId: FIRST_COLUMN_ID, firstElementId: FIRST_ELEMENT_ID, newElements: NEW_ELEMENTS }, now);
 }
 

@@ -123,3 +123,12 @@ export async function addSpecTables(tx: Tx, specs: readonly TableSpec[], ids: Sp
   for (const table of tables) for (const stmt of createTableStatements(table, FIRST_USER_ID)) await tx.query(stmt);
   await createTableSequenceRows(tx, loaded, tables, now);
 }
+
+/** A list reference (AD_Reference of validation type L) and its values ([value, name]), the values at ids from `firstListId` on. */
+export async function addListReference(tx: Tx, reference: { id: number; name: string }, values: readonly [value: string, name: string][], firstListId: number, now: string): Promise<void> {
+  const { dict } = readSeed();
+  const skip = { skipExisting: true };
+  await insertSeedRows(tx, seedTable(dict, 'AD_Reference'), [{ AD_Reference_ID: reference.id, Name: reference.name, ValidationType: 'L', ...SYSTEM }], now, skip);
+  const rows = values.map(([value, name], n) => ({ AD_Ref_List_ID: firstListId + n, AD_Reference_ID: reference.id, Value: value, Name: name, ...SYSTEM }));
+  await insertSeedRows(tx, seedTable(dict, 'AD_Ref_List'), rows, now, skip);
+}

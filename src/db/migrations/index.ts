@@ -26,6 +26,7 @@ import { addReplenishReport } from '../../documents/replenish/replenish-seed.js'
 import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
 import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
 import { addTransitSeed } from '../../documents/movement/transit-seed.js';
+import { addLandedCostSeed } from '../../documents/landedcost/landed-cost-seed.js';
 import { addDepositBatchTables } from '../../documents/depositbatch/deposit-batch-seed.js';
 
 export type { Migration } from './migration.js';
@@ -199,6 +200,13 @@ export const migrations: Migration[] = [
     name: 'requests for quotation: the RfQ tables (C_RfQ_Topic, C_RfQ_TopicSubscriber, C_RfQ, C_RfQLine, C_RfQLineQty, C_RfQResponse, C_RfQResponseLine, C_RfQResponseLineQty), the demo topic with two vendors, and the processes Create RfQ Response, Rank RfQ Responses, Create Purchase Order and Close RfQ',
     async up(tx) {
       await addRfqSeed(tx);
+    },
+  },
+  {
+    version: 262,
+    name: 'landed costs: the tables C_LandedCost (759) and C_LandedCostAllocation (760) with the list of distributions, the schema defaults P_AverageCostVariance_Acct and P_CostAdjustment_Acct with the demo accounts, and the process Distribute Costs',
+    async up(tx) {
+      await addLandedCostSeed(tx);
     },
   },
   {

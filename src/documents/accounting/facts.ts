@@ -17,6 +17,8 @@ export type DefaultAccount =
   | 'notinvoicedreceipts_acct'
   | 'p_inventoryclearing_acct'
   | 'p_invoicepricevariance_acct'
+  | 'p_averagecostvariance_acct'
+  | 'p_costadjustment_acct'
   | 'b_asset_acct'
   | 'b_intransit_acct'
   | 'b_unallocatedcash_acct'

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types.js';
-import { dec, toText, type Decimal } from '../decimal.js';
+import { dec, toText, type Decimal, type DecimalInput } from '../decimal.js';
 import { costingMethodSql, costRowJoin, materialElementSql } from './costing-method.js';
 
 /** One posted invoice match whose invoice price differs from the receipt's value. */
@@ -14,15 +14,18 @@ export interface MatchVariance {
   dateAcct: unknown;
 }
 
+/** The column of M_CostDetail that names what an amount averaged in came from. */
+export type AveragedInColumn = 'm_matchinv_id' | 'c_invoiceline_id';
+
 /**
- * Under an averaging method (any but S), the part of the variance the stock still covers: all of
- * it when the cost's CurrentQty holds the matched quantity, else the share CurrentQty / |qty|,
- * none with no stock, as the original's Doc_MatchInv stock coverage. That part averages into the
- * cost (CurrentCostPrice + part / CurrentQty at 8 decimals, CumulatedAmt + part) with an
- * M_CostDetail of the match (Qty 0, Amt the part); so the invoice price replaces the receipt's
- * order price in the average. Under standard costing, or with no cost row, nothing is covered.
+ * Under an averaging method (any but S), the part of an amount the stock still covers: all of it
+ * when the cost's CurrentQty holds the quantity the amount came with, else the share CurrentQty /
+ * |qty|, none with no stock, as the original's Doc_MatchInv and Doc_Invoice landed costs cover
+ * them. That part averages into the cost (CurrentCostPrice + part / CurrentQty at 8 decimals,
+ * CumulatedAmt + part) with an M_CostDetail of the source (Qty 0, Amt the part). Under standard
+ * costing, or with no cost row, nothing is covered.
  */
-const COVER_SQL = `WITH s AS (
+const coverSql = (column: AveragedInColumn): string => `WITH s AS (
     SELECT a.c_acctschema_id, a.ad_client_id, a.m_costtype_id, cur.stdprecision::int AS prec
       FROM c_acctschema a JOIN c_currency cur ON cur.c_currency_id = a.c_currency_id WHERE a.c_acctschema_id = $1
   ), p AS (
@@ -42,23 +45,43 @@ const COVER_SQL = `WITH s AS (
       FROM k WHERE mc.m_cost_id = k.m_cost_id AND k.covered <> 0
   ), ins AS (
     INSERT INTO m_costdetail (m_costdetail_id, m_costdetail_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-           c_acctschema_id, m_product_id, m_attributesetinstance_id, m_costelement_id, m_matchinv_id, amt, qty, price, currentcostprice,
+           c_acctschema_id, m_product_id, m_attributesetinstance_id, m_costelement_id, ${column}, amt, qty, price, currentcostprice,
            currentqty, cumulatedamt, cumulatedqty, deltaamt, deltaqty, dateacct, issotrx, isbackdate, processed, description)
     SELECT nextval('m_costdetail_sq'), gen_random_uuid()::text, s.ad_client_id, $6, 'Y', $7::timestamp, $8, $7::timestamp, $8,
            s.c_acctschema_id, $2, 0, k.element, $9, k.covered, 0, 0, k.currentcostprice, k.currentqty, k.cumulatedamt, k.cumulatedqty, 0, 0,
-           $5::timestamp, 'N', 'N', 'Y', 'Invoice Price Variance'
+           $5::timestamp, 'N', 'N', 'Y', $10::text
       FROM s CROSS JOIN k WHERE k.m_cost_id IS NOT NULL AND k.method <> 'S'
   )
   SELECT k.covered::text AS covered, k.method FROM k`;
 
-/** Averages the covered part of a match's invoice price variance into the product's cost; answers that part (0 under standard costing). */
-export async function averageInVariance(q: Queryable, schemaId: number, m: MatchVariance, userId: number, now: string): Promise<Decimal> {
+/** An amount that averages into a product's cost by what the stock covers of the quantity it came with. */
+export interface AveragedIn {
+  column: AveragedInColumn;
+  /** The id the cost detail names in `column`. */
+  recordId: number;
+  productId: number;
+  orgId: number;
+  /** The quantity the amount came with (its sign is not used). */
+  qty: string;
+  amount: DecimalInput;
+  dateAcct: unknown;
+  description: string;
+}
+
+/** Averages the covered part of an amount into the product's cost; answers that part (0 under standard costing or with no stock). */
+export async function averageIn(q: Queryable, schemaId: number, a: AveragedIn, userId: number, now: string): Promise<Decimal> {
   const { rows } = await q.query<{ covered: string; method: string }>(
-    COVER_SQL,
-    [schemaId, m.productId, m.qty, toText(m.variance), m.dateAcct, m.orgId, now, userId, m.matchInvId],
-    { name: 'doc_match_inv_cost' },
+    coverSql(a.column),
+    [schemaId, a.productId, a.qty, toText(a.amount), a.dateAcct, a.orgId, now, userId, a.recordId, a.description],
+    { name: `doc_average_in_${a.column}` },
   );
   return dec(rows[0]?.covered ?? 0);
+}
+
+/** Averages the covered part of a match's invoice price variance into the product's cost; answers that part (0 under standard costing). */
+export function averageInVariance(q: Queryable, schemaId: number, m: MatchVariance, userId: number, now: string): Promise<Decimal> {
+  const source = { column: 'm_matchinv_id' as const, recordId: m.matchInvId, description: 'Invoice Price Variance' };
+  return averageIn(q, schemaId, { ...source, productId: m.productId, orgId: m.orgId, qty: m.qty, amount: m.variance, dateAcct: m.dateAcct }, userId, now);
 }
 
 /** Whether a product is costed by an averaging method (any but standard) in the schema `schema` ($ parameter or column). */

@@ -2,7 +2,10 @@ import { add, sub, toNumber, toText, ZERO, type Decimal } from '../decimal.js';
 import { insertRecord } from '../../records/write/persist.js';
 import { INVOICE } from '../document-kinds.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
-import { postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
+import { accountSchema, postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
+import { allocateLandedCosts } from '../landedcost/allocate.js';
+import { landedCostFacts } from '../landedcost/landed-cost-facts.js';
+import { reverseLandedCosts } from '../landedcost/landed-cost-reversal.js';
 import { chargeAccountSql } from '../accounting/charge-account.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import type { DocumentContext, DocumentType } from './document-type.js';
@@ -58,8 +61,15 @@ async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | 
   let taxTotal: Decimal = ZERO;
   for (const t of f.taxes) taxTotal = add(taxTotal, t.amt);
   let total: Decimal = ZERO;
+  // A vendor invoice's landed cost lines post their allocations instead (and cost them).
+  const landed = sales || credit ? new Map<number, Fact[]>() : await landedCostFacts(d, await accountSchema(d), current(d, 'dateacct'));
   for (const l of f.lines) {
     total = add(total, l.net);
+    const allocated = landed.get(l.id);
+    if (allocated) {
+      facts.push(...allocated);
+      continue;
+    }
     const account = l.chargeAccount ?? (sales ? 'p_revenue_acct' : l.product && l.item ? 'p_inventoryclearing_acct' : 'p_expense_acct');
     facts.push({ account, lineId: l.id, productId: l.product, qty: l.qty, [sales ? 'cr' : 'dr']: l.net });
   }
@@ -146,6 +156,7 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   await markInvoiced(d, reversalId);
   const matches = await reverseInvoiceMatches(d.wc.tx, docId(d), date, d.wc.auth.userId);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
+  await reverseLandedCosts(d, reversalId, date, periodId);
   await postMatchInvoiceReversals(d, matches, date, periodId);
   await d.wc.tx.query(`UPDATE c_invoice SET posted = 'Y', c_payment_id = NULL WHERE c_invoice_id = $1`, [reversalId]);
   await allocateWithReversal(d, reversalId, date);
@@ -179,6 +190,9 @@ export const invoiceDocument: DocumentType = {
     await definiteNumberAndDate(d, 'dateinvoiced');
     const periodId = await requireOpenPeriod(d);
     await markInvoiced(d, docId(d));
+    const kind = (await docTypeOf(d))?.docbasetype ?? (d.row.issotrx === 'Y' ? 'ARI' : 'API');
+    const invoice = { id: docId(d), sales: kind.startsWith('AR'), credit: kind.endsWith('C'), taxIncluded: d.row.istaxincluded === 'Y' };
+    await allocateLandedCosts(d.wc.tx, invoice, d.wc.auth.userId);
     const dt = await post(d, periodId);
     // Matched after posting: the invoice matches it writes post against the invoice's facts.
     if (d.row.issotrx === 'N') {

@@ -1,7 +1,6 @@
 import type { Tx } from '../../db/types.js';
-import { readSeed, seedTable } from '../../seed/bootstrap.js';
-import { insertSeedRows } from '../../seed/insert-rows.js';
 import { addProcesses } from '../../seed/payrun-seed.js';
+import { addListReference } from '../../seed/spec-tables.js';
 
 export const REPLENISH_REPORT_CLASS = 'org.compiere.process.ReplenishReportProduction';
 /** The original's Replenish Report (RV_T_Replenish_Production). */
@@ -9,7 +8,6 @@ export const REPLENISH_REPORT_ID = 53267;
 /** The original's list of what the replenish report creates (ReplenishmentCreate). */
 const REPLENISHMENT_CREATE = 53412;
 
-const SYSTEM = { AD_Client_ID: 0, AD_Org_ID: 0, EntityType: 'D' };
 const LIST = 17;
 const TABLE_DIRECT = 19;
 const SEARCH = 30;
@@ -20,19 +18,16 @@ const SEARCH = 30;
  * (MMM). Distribution orders and productions, which this server does not have, are not offered.
  */
 export async function addReplenishReport(tx: Tx, now = new Date().toISOString()): Promise<void> {
-  const { dict } = readSeed();
-  const skip = { skipExisting: true };
-  await insertSeedRows(tx, seedTable(dict, 'AD_Reference'), [{ AD_Reference_ID: REPLENISHMENT_CREATE, Name: 'ReplenishmentCreate', ValidationType: 'L', ...SYSTEM }], now, skip);
-  await insertSeedRows(
+  await addListReference(
     tx,
-    seedTable(dict, 'AD_Ref_List'),
+    { id: REPLENISHMENT_CREATE, name: 'ReplenishmentCreate' },
     [
-      [1119000, 'POO', 'Purchase Order'],
-      [1119001, 'POR', 'Requisition'],
-      [1119002, 'MMM', 'Inventory Move'],
-    ].map(([id, value, name]) => ({ AD_Ref_List_ID: id, AD_Reference_ID: REPLENISHMENT_CREATE, Value: value, Name: name, ...SYSTEM })),
+      ['POO', 'Purchase Order'],
+      ['POR', 'Requisition'],
+      ['MMM', 'Inventory Move'],
+    ],
+    1119000,
     now,
-    skip,
   );
   await addProcesses(
     tx,

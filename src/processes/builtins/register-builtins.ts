@@ -22,6 +22,7 @@ import { bankTransfer } from '../../documents/bankstatement/bank-transfer.js';
 import { registerRmaProcesses } from '../../documents/rma/register.js';
 import { registerRequisitionProcesses } from '../../documents/requisition/register.js';
 import { registerRfqProcesses } from '../../documents/rfq/register.js';
+import { registerLandedCostProcesses } from '../../documents/landedcost/distribute-process.js';
 import { registerReplenishProcesses } from '../../documents/replenish/register.js';
 import { priceListCreate } from '../../documents/pricing/price-list-create.js';
 
@@ -49,6 +50,7 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   registerRmaProcesses(impls);
   registerRequisitionProcesses(impls);
   registerRfqProcesses(impls);
+  registerLandedCostProcesses(impls);
   registerReplenishProcesses(impls);
   impls.register('org.compiere.process.M_PriceList_Create', priceListCreate);
 }

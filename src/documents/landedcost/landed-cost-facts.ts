@@ -1,0 +1,52 @@
+import { isZero, sub, type Decimal } from '../decimal.js';
+import { averagedSql, averageIn } from '../costing/match-cost.js';
+import type { AccountSchema, Fact } from '../accounting/facts.js';
+import { refuse, type DocumentContext } from '../engine/document-type.js';
+import { docId } from '../engine/common.js';
+import { nowTimestamp } from '../row-values.js';
+
+/** The description of the cost details of landed costs. */
+export const LANDED_COST_DESCRIPTION = 'Landed Cost';
+
+interface AllocationRow {
+  line: number;
+  m_product_id: number;
+  qty: string;
+  amt: string;
+  averaged: boolean;
+}
+
+const ALLOCATIONS_SQL = `SELECT a.c_invoiceline_id AS line, a.m_product_id, a.qty::text AS qty, a.amt::text AS amt, ${averagedSql('a.m_product_id', '$2::bigint')} AS averaged
+  FROM c_landedcostallocation a JOIN c_invoiceline il ON il.c_invoiceline_id = a.c_invoiceline_id
+ WHERE il.c_invoice_id = $1 AND a.isactive = 'Y' ORDER BY a.c_invoiceline_id, a.c_landedcostallocation_id`;
+
+/**
+ * The facts of the landed cost lines of a vendor invoice, instead of their expense or charge
+ * account, as the original's Doc_Invoice landed costs: per allocation, under an averaging
+ * method, the part the product's stock covers debits Product Asset and averages into its cost
+ * (an M_CostDetail of the invoice line), the rest debits Average Cost Variance; under standard
+ * costing the whole allocation debits Cost Adjustment and the cost keeps its price. Answers the
+ * facts by invoice line (none for an invoice without allocations).
+ */
+export async function landedCostFacts(d: DocumentContext, schema: AccountSchema, dateAcct: unknown): Promise<Map<number, Fact[]>> {
+  const { rows } = await d.wc.tx.query<AllocationRow>(ALLOCATIONS_SQL, [docId(d), schema.schemaId], { name: 'doc_landed_cost_allocations' });
+  const out = new Map<number, Fact[]>();
+  if (!rows.length) return out;
+  if (Number(d.row.c_currency_id) !== schema.currencyId) throw refuse('landed costs are distributed by invoices in the currency of the accounting schema');
+  const now = nowTimestamp();
+  for (const r of rows) {
+    const lineId = Number(r.line);
+    const productId = Number(r.m_product_id);
+    const facts = out.get(lineId) ?? [];
+    const fact = (account: Fact['account'], amount: Decimal | string): Fact => ({ account, lineId, productId, qty: r.qty, dr: amount });
+    if (r.averaged) {
+      const source = { column: 'c_invoiceline_id' as const, recordId: lineId, description: LANDED_COST_DESCRIPTION };
+      const covered = await averageIn(d.wc.tx, schema.schemaId, { ...source, productId, orgId: Number(d.row.ad_org_id), qty: r.qty, amount: r.amt, dateAcct }, d.wc.auth.userId, now);
+      if (!isZero(covered)) facts.push(fact('p_asset_acct', covered));
+      const rest = sub(r.amt, covered);
+      if (!isZero(rest)) facts.push(fact('p_averagecostvariance_acct', rest));
+    } else facts.push(fact('p_costadjustment_acct', r.amt));
+    out.set(lineId, facts);
+  }
+  return out;
+}
