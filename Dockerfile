@@ -46,5 +46,5 @@ EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/api/v1/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # The flags of `npm start` (README): young generation and heap growth tuned for request work.
-ENTRYPOINT ["node", "--max-semi-space-size=16", "--heap-growing-percent=100", "scripts/start.mjs"]
+ENTRYPOINT ["node", "--max-semi-space-size=16", "--min-semi-space-size=16", "--heap-growing-percent=100", "--no-memory-reducer", "scripts/start.mjs"]
 CMD ["serve"]

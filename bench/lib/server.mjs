@@ -16,7 +16,7 @@ export async function freePort() {
 }
 
 /** The Node flags of `npm start` (package.json), so that the benchmark measures the service as it runs. */
-export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16', '--heap-growing-percent=100'];
+export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16', '--min-semi-space-size=16', '--heap-growing-percent=100', '--no-memory-reducer'];
 /** The environment `npm start` sets (package.json): glibc's allocator returns large freed buffers at once and keeps two arenas. */
 export const SERVICE_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' };
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { lookup } from 'node:dns/promises';
 import type { SysConfig } from '../sysconfig/sysconfig.js';
+import { attemptSignal } from './attempt-signal.js';
 import type { Claimed } from './delivery-store.js';
 import { isInternal, parseAddress, parseIpList, inList } from './ip-rules.js';
 import type { SendOutcome } from './outcome.js';
@@ -44,15 +45,17 @@ export class WebhookSender {
       if (secrets.length) headers['webhook-signature'] = signatureHeader(secrets, d.messageId, stamp, d.payload);
     }
     const timeoutMs = Math.max(1, await this.#sysConfig.getInt('REST_WEBHOOK_TIMEOUT_MS', 15000, d.clientId));
-    const timeout = AbortSignal.timeout(timeoutMs);
+    const attempt = attemptSignal(timeoutMs, signal);
     try {
-      const { status, body } = await this.#post(d.url, headers, d.payload, signal ? AbortSignal.any([timeout, signal]) : timeout);
+      const { status, body } = await this.#post(d.url, headers, d.payload, attempt.signal);
       const ok = status >= 200 && status < 300;
       return { status, body, error: ok ? null : status >= 300 && status < 400 ? `Redirect not followed (HTTP ${status})` : `HTTP ${status}` };
     } catch (e) {
       const err = e as Error & { code?: string };
-      const timedOut = timeout.aborted && !signal?.aborted;
+      const timedOut = attempt.timedOut() && !signal?.aborted;
       return { status: null, body: '', error: timedOut ? `Timed out after ${timeoutMs} ms` : `${err.message}${err.code && !err.message.includes(err.code) ? ` (${err.code})` : ''}` };
+    } finally {
+      attempt.release();
     }
   }
 
