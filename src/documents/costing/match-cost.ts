@@ -61,5 +61,9 @@ export async function averageInVariance(q: Queryable, schemaId: number, m: Match
   return dec(rows[0]?.covered ?? 0);
 }
 
-/** Whether a product is costed by an averaging method (any but standard) in the schema `schema` ($ parameter or column). */
-export const averagedSql = (product: string, schema: string): string => `(${costingMethodSql(product, schema)} IS DISTINCT FROM 'S')`;
+/**
+ * Whether a product is costed by an averaging method (any but standard, FIFO and LIFO) in the
+ * schema `schema` ($ parameter or column). Under FIFO and LIFO the layers keep the receipt's value,
+ * so the whole variance goes to Invoice Price Variance, as under standard costing.
+ */
+export const averagedSql = (product: string, schema: string): string => `(COALESCE(${costingMethodSql(product, schema)}, 'A') NOT IN ('S', 'F', 'L'))`;
