@@ -8,6 +8,7 @@ import { otherClientAdmin } from './other-client.js';
 
 const FIFO_ELEMENT = 102;
 const LIFO_ELEMENT = 1129000;
+const IPV = 58100;
 const cents = (n: number) => Math.round(n * 100) / 100;
 
 describe('costing: FIFO and LIFO cost layers', () => {
@@ -133,6 +134,20 @@ describe('costing: FIFO and LIFO cost layers', () => {
     assert.equal(await c.balance(fifo, COGS), 64);
     await expectCost(fifo, FIFO_ELEMENT, 12, 2, [[2, 12]], 'after the shipment');
     assert.ok(shipment.id);
+    assert.deepEqual(await violations(), []);
+  });
+
+  it('an invoice at another price than the order leaves the layers as received: its whole variance goes to Invoice Price Variance', async () => {
+    const product = await c.product('F', 10);
+    const receipt = await c.receive(product, 10, 10);
+    const inv = await c.ok('POST', '/api/v1/models/c_invoice', {
+      C_Order_ID: Number(idOf(receipt.C_Order_ID)), C_DocTypeTarget_ID: 123, 'doc-action': 'CO',
+      C_InvoiceLine: [{ C_OrderLine_ID: Number(idOf(receipt.M_InOutLine[0].C_OrderLine_ID)), PriceEntered: 12 }],
+    });
+    assert.equal(idOf(inv.DocStatus), 'CO');
+    assert.equal(await c.balance(product, IPV), 20, '10 × (12 − 10)');
+    await expectCost(product, FIFO_ELEMENT, 10, 10, [[10, 10]], 'invoiced at 12');
+    assert.equal((await c.details(product)).length, 1, 'no cost detail of the match');
     assert.deepEqual(await violations(), []);
   });
 
