@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/types.js';
 import { costingMethodSql, costRowJoin, materialElementSql } from './costing-method.js';
+import { COST_HISTORY_CTE } from './cost-history.js';
 import { QUEUE_CTES, QUEUE_WRITES } from './cost-queue.js';
 import { seedPriceSql } from './seed-price.js';
 
@@ -45,6 +46,7 @@ export interface CostRun {
  *   cost leave the price. Standard cost keeps its price (set once, when it is still 0);
  * - under FIFO and LIFO (cost-queue.ts) a reduction moves at the value of the layers it takes, an
  *   addition makes a layer, and the price is the first layer's; all in the same statement.
+ * - each cost changed keeps a row of M_CostHistory (cost-history.ts).
  * Lines of a client without cost elements are valued and detailed, and no M_Cost row is kept.
  * Answers each line's quantity and value, which the posting uses.
  */
@@ -61,7 +63,7 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
          CROSS JOIN LATERAL (SELECT x.method, ${materialElementSql('s.ad_client_id', 'x.method')} AS element
                                FROM (SELECT ${costingMethodSql('l.m_product_id', 's.c_acctschema_id')} AS method OFFSET 0) x) e
      ), k AS (
-       SELECT m.*, c.currentcostprice AS cost_before, c.currentqty AS qty_before,
+       SELECT m.*, c.currentcostprice AS cost_before, c.currentqty AS qty_before, c.cumulatedqty AS cqty_before, c.cumulatedamt AS camt_before,
               COALESCE(NULLIF(c.currentcostprice, 0), ${seedPriceSql('m.m_product_id', '$3::timestamp', 's.ad_client_id')}, 0) AS cost_price,
               ((m.price IS NOT NULL AND m.method <> 'S') OR m.amt IS NOT NULL) AS brings
          FROM m CROSS JOIN s ${costRowJoin('m', 's', 'm.element')}
@@ -96,6 +98,7 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
          cumulatedamt = mc.cumulatedamt + excluded.cumulatedamt,
          cumulatedqty = mc.cumulatedqty + excluded.cumulatedqty,
          costingmethod = excluded.costingmethod, updated = excluded.updated, updatedby = excluded.updatedby
+       RETURNING mc.m_product_id, mc.m_costtype_id, mc.m_costelement_id, mc.currentqty, mc.currentcostprice, mc.cumulatedqty, mc.cumulatedamt
      ), details AS (
        INSERT INTO m_costdetail (m_costdetail_id, m_costdetail_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
               c_acctschema_id, m_product_id, m_attributesetinstance_id, m_costelement_id, ${run.column}, amt, qty, price, currentcostprice,
@@ -105,7 +108,8 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
               CASE WHEN p.qty <> 0 THEN round(p.value / p.qty, 8) ELSE p.cost_price END, COALESCE(p.cost_before, 0),
               COALESCE(p.qty_before, 0), 0, 0, 0, 0, $3::timestamp, p.issotrx, 'N', 'Y'
          FROM p CROSS JOIN s ORDER BY p.line_id
-     )
+       RETURNING m_costdetail_id, m_product_id, m_costelement_id
+     ), ${COST_HISTORY_CTE}
      SELECT p.line_id, p.m_product_id, p.qty::text AS qty, p.value::text AS amt FROM p ORDER BY p.line_id`,
     [run.documentId, run.schemaId, run.date, run.userId, run.now],
     { name: run.name },

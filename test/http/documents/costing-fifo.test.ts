@@ -81,6 +81,13 @@ describe('costing: FIFO and LIFO cost layers', () => {
       [[10, 100], [10, 130], [-15, -165], [5, 80], [-2, -26], [15, 165], [-5, -80], [-20, -226]],
     );
     assert.ok(details.every((d) => Number(idOf(d.M_CostElement_ID)) === FIFO_ELEMENT));
+    const history = await c.records('m_costhistory', `M_Product_ID eq ${product}`, 'M_CostHistory_ID');
+    assert.deepEqual(
+      history.map((h) => [Number(h.OldQty), Number(h.OldCostPrice), Number(h.NewQty), Number(h.NewCostPrice)]),
+      [[0, 0, 10, 10], [10, 10, 20, 10], [20, 10, 5, 13], [5, 13, 10, 13], [10, 13, 8, 13], [8, 13, 23, 13], [23, 13, 18, 13], [18, 13, -2, 13]],
+      'a cost history row per document that changed the cost',
+    );
+    assert.deepEqual(history.map((h) => Number(idOf(h.M_CostDetail_ID))), details.map((d) => Number(d.id)), 'each names the cost detail of its document');
     assert.deepEqual(await violations(), []);
   });
 
