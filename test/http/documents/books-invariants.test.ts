@@ -60,7 +60,7 @@ const WRITTEN = [
   'c_allocationhdr', 'c_allocationline', 'fact_acct', 'm_storageonhand', 'm_storagereservation', 'm_transaction', 'm_matchpo', 'm_matchinv',
   'gl_journal', 'gl_journalline', 'c_bankstatement', 'c_bankstatementline', 'm_movement', 'm_movementline', 'm_inventory', 'm_inventoryline',
   'm_rma', 'm_rmaline', 'c_cash', 'c_cashline', 'c_payselection', 'c_payselectionline', 'c_payselectioncheck', 'c_dunningrun', 'c_dunningrunentry',
-  'c_dunningrunline', 'm_cost', 'm_costdetail', 'm_costqueue',
+  'c_dunningrunline', 'm_cost', 'm_costdetail', 'm_costqueue', 'm_costhistory',
 ];
 /** Accounts a journal of the fuzz posts to: none holds a partner's open items (those follow their documents). */
 const JOURNAL_ACCOUNTS = [11100, 21620, 41000, 51200, 70200];
