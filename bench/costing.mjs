@@ -8,6 +8,10 @@
 //    statements of one more completion are recorded on the wire and replayed by pgbench (bound
 //    values, in a transaction that rolls back) for --seconds: ratio = replay time / service time
 //    (target at least 0.5).
+// 3. the same --shipments shipments (two units each) with the product costed FIFO: its stock in
+//    layers of three units at varying prices (M_CostQueue), so that every other shipment takes from
+//    two layers; each shipment's cost is the sum of the layers it takes, in the same statement
+//    that costs its lines. Statement count and replay ratio as in 2.
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -30,13 +34,16 @@ assertBenchDatabase(url);
 const PRODUCT = 128;
 const log = (s) => console.log(s);
 
-log(`costing benchmark at Average PO: a count of ${lineCount} lines, ${shipments} shipments, pgbench ${seconds} s (Node ${process.version}, ${os.cpus().length} CPUs)`);
-const count = spawnSync(process.execPath, ['bench/physical-inventory.mjs', '--lines', String(lineCount), '--runs', '1', '--seconds', String(seconds), '--average', ...(process.argv.includes('--tcp') ? ['--tcp'] : [])], {
-  cwd: root,
-  stdio: 'inherit',
-  env: process.env,
-});
-if (count.status !== 0) throw new Error(`the physical inventory part ended with ${count.status}`);
+log(`costing benchmark at Average PO and FIFO: a count of ${lineCount} lines, ${shipments} shipments, pgbench ${seconds} s (Node ${process.version}, ${os.cpus().length} CPUs)`);
+// --lines 0 leaves the count part out.
+if (lineCount > 0) {
+  const count = spawnSync(process.execPath, ['bench/physical-inventory.mjs', '--lines', String(lineCount), '--runs', '1', '--seconds', String(seconds), '--average', ...(process.argv.includes('--tcp') ? ['--tcp'] : [])], {
+    cwd: root,
+    stdio: 'inherit',
+    env: process.env,
+  });
+  if (count.status !== 0) throw new Error(`the physical inventory part ended with ${count.status}`);
+}
 
 const admin = await connect(withDatabase(url, 'postgres'));
 await admin.query(`DROP DATABASE IF EXISTS ${NAME}`);
@@ -45,51 +52,99 @@ await admin.end();
 const db = await connect(url);
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-costing-bench-'));
 let server;
-/** Draft shipments of one unit of the product each, through the API. */
-const drafts = async (at, token, n) => {
+/** Draft shipments of `qty` units of the product each, through the API. */
+const drafts = async (at, token, n, qty) => {
   const ids = [];
-  for (let i = 0; i < n; i++) ids.push((await call(at, token, 'POST', '/api/v1/models/m_inout', { C_BPartner_ID: 118, IsSOTrx: true, M_InOutLine: [{ M_Product_ID: PRODUCT, MovementQty: 1 }] })).id);
+  for (let i = 0; i < n; i++) ids.push((await call(at, token, 'POST', '/api/v1/models/m_inout', { C_BPartner_ID: 118, IsSOTrx: true, M_InOutLine: [{ M_Product_ID: PRODUCT, MovementQty: qty }] })).id);
   return ids;
 };
 const complete = (at, token, id) => completeDocument(at, token, 'm_inout', id);
-try {
-  server = await startDictum({ root, databaseUrl: url, port: await freePort(), waitMs: 600_000 });
-  const token = await login(server.baseUrl);
-  await costDemoAtAverage(db);
-  // Stock for every shipment, at the product's average cost (as a count at the average would bring it).
-  await db.query(
+/** Stock for every shipment of a scenario (and the two recorded ones) on the product's first storage row. */
+const addStock = (qty) =>
+  db.query(
     `UPDATE m_storageonhand SET qtyonhand = qtyonhand + $2
       WHERE ctid = (SELECT ctid FROM m_storageonhand WHERE m_product_id = $1 AND m_locator_id = 101 ORDER BY datematerialpolicy LIMIT 1)`,
-    [PRODUCT, shipments + 10],
+    [PRODUCT, qty],
   );
-  await db.query('UPDATE m_cost SET currentqty = currentqty + $2 WHERE m_product_id = $1 AND m_costelement_id = 103', [PRODUCT, shipments + 10]);
-  const ids = await drafts(server, token, shipments + 1);
+
+/**
+ * The product costed FIFO: the schema's method F, its cost row on the FIFO element (102), and its
+ * stock in `layers` layers of 3 units at 10.00 to 11.50 (oldest first); the cost's price is the first layer's.
+ */
+async function costProductAtFifo(layers) {
+  await db.query(`UPDATE c_acctschema SET costingmethod = 'F' WHERE ad_client_id = 11`);
+  await db.query(
+    `INSERT INTO m_costqueue (m_costqueue_id, m_costqueue_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
+       c_acctschema_id, m_costtype_id, m_costelement_id, m_product_id, m_attributesetinstance_id, currentcostprice, currentqty)
+     SELECT nextval('m_costqueue_sq'), gen_random_uuid()::text, 11, 0, 'Y', now(), 100, now(), 100, a.c_acctschema_id, a.m_costtype_id, 102, $1, 0, 10 + (g % 7) * 0.25, 3
+       FROM generate_series(1, $2) g CROSS JOIN c_acctschema a WHERE a.ad_client_id = 11 ORDER BY g`,
+    [PRODUCT, layers],
+  );
+  await db.query(
+    `UPDATE m_cost SET m_costelement_id = 102, costingmethod = 'F', currentqty = $2, currentcostprice = 10.25 WHERE m_product_id = $1 AND m_costelement_id = 103`,
+    [PRODUCT, layers * 3],
+  );
+  await addStock(layers * 3);
+}
+
+/**
+ * Completes `shipments` drafts of `qty` units one after another (after one to warm the caches),
+ * then records the statements of one more completion and replays them: answers the times, the
+ * statement count, the ratio and the cost row of `element` after the run.
+ */
+async function shipmentScenario({ qty, element, prepare }) {
+  server = await startDictum({ root, databaseUrl: url, port: await freePort(), waitMs: 600_000 });
+  const token = await login(server.baseUrl);
+  await prepare();
+  const ids = await drafts(server, token, shipments + 1, qty);
   await complete(server, token, ids.shift());
   const started = performance.now();
   for (const id of ids) await complete(server, token, id);
   const total = performance.now() - started;
   const { rows } = await db.query(
     `SELECT c.currentcostprice::text AS price, c.currentqty::text AS qty,
-            (SELECT count(*)::int FROM m_costdetail cd WHERE cd.m_product_id = $1 AND cd.m_inoutline_id IS NOT NULL) AS details
-       FROM m_cost c WHERE c.m_product_id = $1 AND c.m_costelement_id = 103`,
-    [PRODUCT],
+            (SELECT count(*)::int FROM m_costdetail cd WHERE cd.m_product_id = $1 AND cd.m_inoutline_id IS NOT NULL AND cd.m_costelement_id = $2) AS details,
+            (SELECT count(*)::int FROM m_costqueue q WHERE q.m_product_id = $1 AND q.m_costelement_id = $2 AND q.currentqty > 0) AS layers
+       FROM m_cost c WHERE c.m_product_id = $1 AND c.m_costelement_id = $2`,
+    [PRODUCT, element],
   );
   await server.stop();
   server = null;
   // One shipment completed first (caches warm), then the statements of the next one.
-  const warmThenNext = async (at, token) => {
-    const [first, next] = await drafts(at, token, 2);
-    await complete(at, token, first);
+  const warmThenNext = async (at, t) => {
+    const [first, next] = await drafts(at, t, 2, qty);
+    await complete(at, t, first);
     return next;
   };
   const statements = await recordCompletion({ root, url, warm: warmThenNext, measured: complete });
   const mean = total / shipments;
-  const { replay, replayMs, ratio } = await replayRatio({ url, statements, name: 'shipment-complete', seconds, workDir, serviceMs: mean });
+  const replayed = await replayRatio({ url, statements, name: `shipment-complete-${element}`, seconds, workDir, serviceMs: mean });
+  return { total, mean, statements: statements.length, cost: rows[0], ...replayed };
+}
+
+const report = (label, r) => {
   log('');
-  log(`${shipments} shipments completed at average cost: ${total.toFixed(0)} ms, mean ${mean.toFixed(1)} ms a shipment; ${rows[0].details} cost details, cost ${rows[0].price} on ${rows[0].qty}`);
-  log(`statements per shipment completion: ${statements.length}`);
-  log(`pgbench replay of those statements: ${replayMs.toFixed(2)} ms (${replay.transactions} replays, ${replay.failed} failed)`);
-  log(`ratio replay / service: ${ratio.toFixed(2)}x (target >= 0.5x) ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
+  log(`${shipments} shipments completed ${label}: ${r.total.toFixed(0)} ms, mean ${r.mean.toFixed(1)} ms a shipment; ${r.cost.details} cost details, cost ${r.cost.price} on ${r.cost.qty}${r.cost.layers ? ` in ${r.cost.layers} layers` : ''}`);
+  log(`statements per shipment completion: ${r.statements}`);
+  log(`pgbench replay of those statements: ${r.replayMs.toFixed(2)} ms (${r.replay.transactions} replays, ${r.replay.failed} failed)`);
+  log(`ratio replay / service: ${r.ratio.toFixed(2)}x (target >= 0.5x) ${r.ratio >= 0.5 ? 'met' : 'NOT met'}`);
+};
+
+try {
+  const average = await shipmentScenario({
+    qty: 1,
+    element: 103,
+    prepare: async () => {
+      await costDemoAtAverage(db);
+      // Stock for every shipment, at the product's average cost (as a count at the average would bring it).
+      await addStock(shipments + 10);
+      await db.query('UPDATE m_cost SET currentqty = currentqty + $2 WHERE m_product_id = $1 AND m_costelement_id = 103', [PRODUCT, shipments + 10]);
+    },
+  });
+  report('at average cost', average);
+  // Two units a shipment from layers of three: enough layers for the measured shipments and the recorded ones.
+  const fifo = await shipmentScenario({ qty: 2, element: 102, prepare: () => costProductAtFifo(Math.ceil((2 * shipments + 10) / 3)) });
+  report('at FIFO (2 units each from layers of 3)', fifo);
 } finally {
   await db.end();
   if (server) await server.stop();

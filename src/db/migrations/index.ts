@@ -22,6 +22,7 @@ import { addLotsSeed } from '../../seed/lots-seed.js';
 import { addAttributeUseTable } from '../../seed/attribute-use-seed.js';
 import { addReadReplicaSettings } from '../../seed/read-replica-settings.js';
 import { addCostingSeed } from '../../documents/costing/costing-seed.js';
+import { addCostQueueSeed } from '../../documents/costing/queue-seed.js';
 import { addReplenishReport } from '../../documents/replenish/replenish-seed.js';
 import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
 import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
@@ -256,6 +257,13 @@ export const migrations: Migration[] = [
     name: "costing: the key of M_Cost, the demo's material cost elements (Material, FIFO, Average PO, Average Invoice) and the opening cost of its stock",
     async up(tx) {
       await addCostingSeed(tx);
+    },
+  },
+  {
+    version: 266,
+    name: "FIFO and LIFO costing: the index of the cost layers (M_CostQueue) by product, and the demo's LIFO material cost element",
+    async up(tx) {
+      await addCostQueueSeed(tx);
     },
   },
 ];

@@ -1,5 +1,7 @@
 import type { Queryable } from '../../db/types.js';
 import { costingMethodSql, costRowJoin, materialElementSql } from './costing-method.js';
+import { COST_HISTORY_CTE } from './cost-history.js';
+import { QUEUE_CTES, QUEUE_WRITES } from './cost-queue.js';
 import { seedPriceSql } from './seed-price.js';
 
 /** The line column of M_CostDetail that a kind of stock document's cost details name. */
@@ -41,7 +43,10 @@ export interface CostRun {
  * - M_Cost takes the document's quantities (CurrentQty) and, for an average method, the weighted
  *   average of what the lines with their own value bring: (price × qty + Σ amounts) / (qty + Σ
  *   their quantities), at 8 decimals (twice the costing precision); reductions at the current
- *   cost leave the price. Standard cost keeps its price (set once, when it is still 0).
+ *   cost leave the price. Standard cost keeps its price (set once, when it is still 0);
+ * - under FIFO and LIFO (cost-queue.ts) a reduction moves at the value of the layers it takes, an
+ *   addition makes a layer, and the price is the first layer's; all in the same statement.
+ * - each cost changed keeps a row of M_CostHistory (cost-history.ts).
  * Lines of a client without cost elements are valued and detailed, and no M_Cost row is kept.
  * Answers each line's quantity and value, which the posting uses.
  */
@@ -58,28 +63,33 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
          CROSS JOIN LATERAL (SELECT x.method, ${materialElementSql('s.ad_client_id', 'x.method')} AS element
                                FROM (SELECT ${costingMethodSql('l.m_product_id', 's.c_acctschema_id')} AS method OFFSET 0) x) e
      ), k AS (
-       SELECT m.*, c.currentcostprice AS cost_before, c.currentqty AS qty_before,
+       SELECT m.*, c.currentcostprice AS cost_before, c.currentqty AS qty_before, c.cumulatedqty AS cqty_before, c.cumulatedamt AS camt_before,
               COALESCE(NULLIF(c.currentcostprice, 0), ${seedPriceSql('m.m_product_id', '$3::timestamp', 's.ad_client_id')}, 0) AS cost_price,
               ((m.price IS NOT NULL AND m.method <> 'S') OR m.amt IS NOT NULL) AS brings
          FROM m CROSS JOIN s ${costRowJoin('m', 's', 'm.element')}
-     ), p AS (
-       SELECT k.*, COALESCE(k.amt, round(CASE WHEN k.method = 'S' THEN k.cost_price ELSE COALESCE(k.price, k.cost_price) END * k.qty, s.prec)) AS value
-         FROM k CROSS JOIN s
-     ), agg AS (
-       SELECT m_product_id, element, method, max(cost_price) AS cost_price, sum(qty) AS qty,
-              COALESCE(sum(value) FILTER (WHERE brings), 0) AS xamt, COALESCE(sum(qty) FILTER (WHERE brings), 0) AS xqty
-         FROM p WHERE element IS NOT NULL GROUP BY m_product_id, element, method
+     ), ${QUEUE_CTES}, p AS (
+       SELECT k.*, fl.line_id IS NOT NULL AS queued,
+              COALESCE(k.amt, round(fv.value, s.prec), round(CASE WHEN k.method = 'S' THEN k.cost_price ELSE COALESCE(k.price, k.cost_price) END * k.qty, s.prec)) AS value
+         FROM k CROSS JOIN s LEFT JOIN fl ON fl.line_id = k.line_id LEFT JOIN fv ON fv.line_id = k.line_id
+     ), ${QUEUE_WRITES}, agg AS (
+       SELECT p.m_product_id, p.element, p.method, max(p.cost_price) AS cost_price, sum(p.qty) AS qty,
+              COALESCE(sum(p.value) FILTER (WHERE p.brings), 0) AS xamt, COALESCE(sum(p.qty) FILTER (WHERE p.brings), 0) AS xqty,
+              max(fp.price) AS queue_price
+         FROM p LEFT JOIN first_layer fp ON fp.m_product_id = p.m_product_id AND p.queued
+        WHERE p.element IS NOT NULL GROUP BY p.m_product_id, p.element, p.method
      ), costs AS (
        INSERT INTO m_cost AS mc (m_cost_id, m_cost_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, m_product_id,
               m_attributesetinstance_id, c_acctschema_id, m_costtype_id, m_costelement_id, costingmethod, currentcostprice, currentqty,
               cumulatedamt, cumulatedqty, futurecostprice, iscostfrozen, processed)
        SELECT nextval('m_cost_sq'), gen_random_uuid()::text, s.ad_client_id, 0, 'Y', $5::timestamp, $4, $5::timestamp, $4, agg.m_product_id, 0,
               s.c_acctschema_id, s.m_costtype_id, agg.element, agg.method,
-              CASE WHEN agg.method <> 'S' AND agg.xqty > 0 THEN round(agg.xamt / agg.xqty, 8) ELSE agg.cost_price END,
+              CASE WHEN agg.method IN ('F', 'L') THEN COALESCE(agg.queue_price, agg.cost_price)
+                   WHEN agg.method <> 'S' AND agg.xqty > 0 THEN round(agg.xamt / agg.xqty, 8) ELSE agg.cost_price END,
               agg.qty, agg.xamt, agg.xqty, 0, 'N', 'Y'
          FROM agg CROSS JOIN s
        ON CONFLICT (ad_client_id, ad_org_id, m_product_id, m_attributesetinstance_id, m_costtype_id, c_acctschema_id, m_costelement_id) DO UPDATE SET
          currentcostprice = CASE
+           WHEN excluded.costingmethod IN ('F', 'L') THEN excluded.currentcostprice
            WHEN excluded.costingmethod = 'S' OR excluded.cumulatedqty = 0 THEN CASE WHEN mc.currentcostprice = 0 THEN excluded.currentcostprice ELSE mc.currentcostprice END
            WHEN mc.currentqty <= 0 OR mc.currentqty + excluded.cumulatedqty <= 0 THEN
              CASE WHEN excluded.cumulatedqty > 0 THEN round(excluded.cumulatedamt / excluded.cumulatedqty, 8) ELSE mc.currentcostprice END
@@ -88,6 +98,7 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
          cumulatedamt = mc.cumulatedamt + excluded.cumulatedamt,
          cumulatedqty = mc.cumulatedqty + excluded.cumulatedqty,
          costingmethod = excluded.costingmethod, updated = excluded.updated, updatedby = excluded.updatedby
+       RETURNING mc.m_product_id, mc.m_costtype_id, mc.m_costelement_id, mc.currentqty, mc.currentcostprice, mc.cumulatedqty, mc.cumulatedamt
      ), details AS (
        INSERT INTO m_costdetail (m_costdetail_id, m_costdetail_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
               c_acctschema_id, m_product_id, m_attributesetinstance_id, m_costelement_id, ${run.column}, amt, qty, price, currentcostprice,
@@ -97,7 +108,8 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
               CASE WHEN p.qty <> 0 THEN round(p.value / p.qty, 8) ELSE p.cost_price END, COALESCE(p.cost_before, 0),
               COALESCE(p.qty_before, 0), 0, 0, 0, 0, $3::timestamp, p.issotrx, 'N', 'Y'
          FROM p CROSS JOIN s ORDER BY p.line_id
-     )
+       RETURNING m_costdetail_id, m_product_id, m_costelement_id
+     ), ${COST_HISTORY_CTE}
      SELECT p.line_id, p.m_product_id, p.qty::text AS qty, p.value::text AS amt FROM p ORDER BY p.line_id`,
     [run.documentId, run.schemaId, run.date, run.userId, run.now],
     { name: run.name },

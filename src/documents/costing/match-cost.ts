@@ -35,7 +35,7 @@ const coverSql = (column: AveragedInColumn): string => `WITH s AS (
       FROM s CROSS JOIN LATERAL (SELECT ${costingMethodSql('$2::bigint', 's.c_acctschema_id')} AS method OFFSET 0) x
   ), k AS (
     SELECT e.method, e.element, c.m_cost_id, c.currentqty, c.currentcostprice, c.cumulatedamt, c.cumulatedqty,
-           CASE WHEN c.m_cost_id IS NULL OR e.method = 'S' OR c.currentqty <= 0 THEN 0
+           CASE WHEN c.m_cost_id IS NULL OR e.method IN ('S', 'F', 'L') OR c.currentqty <= 0 THEN 0
                 WHEN c.currentqty >= abs($3::numeric) THEN $4::numeric
                 ELSE round($4::numeric * c.currentqty / abs($3::numeric), s.prec) END AS covered
       FROM s CROSS JOIN e CROSS JOIN p ${costRowJoin('p', 's', 'e.element')}
@@ -50,7 +50,7 @@ const coverSql = (column: AveragedInColumn): string => `WITH s AS (
     SELECT nextval('m_costdetail_sq'), gen_random_uuid()::text, s.ad_client_id, $6, 'Y', $7::timestamp, $8, $7::timestamp, $8,
            s.c_acctschema_id, $2, 0, k.element, $9, k.covered, 0, 0, k.currentcostprice, k.currentqty, k.cumulatedamt, k.cumulatedqty, 0, 0,
            $5::timestamp, 'N', 'N', 'Y', $10::text
-      FROM s CROSS JOIN k WHERE k.m_cost_id IS NOT NULL AND k.method <> 'S'
+      FROM s CROSS JOIN k WHERE k.m_cost_id IS NOT NULL AND k.method NOT IN ('S', 'F', 'L')
   )
   SELECT k.covered::text AS covered, k.method FROM k`;
 
@@ -68,7 +68,7 @@ export interface AveragedIn {
   description: string;
 }
 
-/** Averages the covered part of an amount into the product's cost; answers that part (0 under standard costing or with no stock). */
+/** Averages the covered part of an amount into the product's cost; answers that part (0 under standard, FIFO or LIFO costing, or with no stock). */
 export async function averageIn(q: Queryable, schemaId: number, a: AveragedIn, userId: number, now: string): Promise<Decimal> {
   const { rows } = await q.query<{ covered: string; method: string }>(
     coverSql(a.column),
@@ -84,5 +84,9 @@ export function averageInVariance(q: Queryable, schemaId: number, m: MatchVarian
   return averageIn(q, schemaId, { ...source, productId: m.productId, orgId: m.orgId, qty: m.qty, amount: m.variance, dateAcct: m.dateAcct }, userId, now);
 }
 
-/** Whether a product is costed by an averaging method (any but standard) in the schema `schema` ($ parameter or column). */
-export const averagedSql = (product: string, schema: string): string => `(${costingMethodSql(product, schema)} IS DISTINCT FROM 'S')`;
+/**
+ * Whether a product is costed by an averaging method (any but standard, FIFO and LIFO) in the
+ * schema `schema` ($ parameter or column). Under FIFO and LIFO the layers keep the receipt's value,
+ * so the whole variance goes to Invoice Price Variance, as under standard costing.
+ */
+export const averagedSql = (product: string, schema: string): string => `(COALESCE(${costingMethodSql(product, schema)}, 'A') NOT IN ('S', 'F', 'L'))`;

@@ -3,7 +3,7 @@
  * invoices and credit memos, payments in several currencies and at several rates, allocations (of
  * payments to invoices, of credit memos against invoices, of receipts against refunds),
  * reversals, closes and voids, moves and counts, a lot-tracked product (each of its stock lines names
- * a lot, now and then none: refused), cash journals (receipts, expenses, charges, differences,
+ * a lot, now and then none: refused), products costed FIFO and LIFO (their cost layers), cash journals (receipts, expenses, charges, differences,
  * bank transfers, invoices settled in cash in their currency; completed and voided), payment runs over due vendor invoices (payment
  * selection, prepared and made payments, discounts), dunning runs, and deliberately invalid
  * actions, all over HTTP. After every step
@@ -21,6 +21,7 @@ import { login } from '../../helpers/login.js';
 import { booksViolations, type Violation } from '../../../src/documents/invariants/books-invariants.js';
 import { OPEN_AMOUNT_SQL, UNALLOCATED_SQL } from '../../../src/documents/engine/settlement.js';
 import { DEMO_LOTS } from '../../../src/seed/lots-seed.js';
+import { costingCalls } from './costing-helpers.js';
 
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20261128);
 const STEPS = Number(process.env.FUZZ_STEPS ?? 200);
@@ -59,7 +60,7 @@ const WRITTEN = [
   'c_allocationhdr', 'c_allocationline', 'fact_acct', 'm_storageonhand', 'm_storagereservation', 'm_transaction', 'm_matchpo', 'm_matchinv',
   'gl_journal', 'gl_journalline', 'c_bankstatement', 'c_bankstatementline', 'm_movement', 'm_movementline', 'm_inventory', 'm_inventoryline',
   'm_rma', 'm_rmaline', 'c_cash', 'c_cashline', 'c_payselection', 'c_payselectionline', 'c_payselectioncheck', 'c_dunningrun', 'c_dunningrunentry',
-  'c_dunningrunline',
+  'c_dunningrunline', 'm_cost', 'm_costdetail', 'm_costqueue', 'm_costhistory',
 ];
 /** Accounts a journal of the fuzz posts to: none holds a partner's open items (those follow their documents). */
 const JOURNAL_ACCOUNTS = [11100, 21620, 41000, 51200, 70200];
@@ -103,6 +104,8 @@ interface Outcome {
 describe('books invariants under random documents', () => {
   let server: TestServer;
   let token: string;
+  /** The products costed FIFO and LIFO. */
+  const queuedProducts: number[] = [];
   const rnd = generator(SEED);
   const sql = async (text: string, params: unknown[] = []): Promise<Row[]> => (await server.services.db.query<Row>(text, params)).rows;
   const send = async (method: string, path: string, body?: unknown): Promise<Outcome> => {
@@ -701,6 +704,13 @@ describe('books invariants under random documents', () => {
   before(async () => {
     server = await startTestServer();
     token = await login(server);
+    // A product costed FIFO and one costed LIFO (categories of their own), bought, sold, moved and counted as the others.
+    const costing = costingCalls(() => ({ server, token }));
+    for (const method of ['F', 'L']) {
+      const product = await costing.product(method, 9);
+      queuedProducts.push(product);
+      for (const list of [LISTS.sales[0]!.products, LISTS.purchase[0]!.products, COUNTED, MOVED]) list.push(product);
+    }
     for (const [from, to, type, multiply] of [
       [EUR, USD, PERIOD_END, 1.35],
       [USD, EUR, PERIOD_END, 0.74],
@@ -765,6 +775,13 @@ describe('books invariants under random documents', () => {
       [MARK],
     );
     process.stdout.write(`# finance: ${JSON.stringify(finance)}\n`);
+    // What the products costed FIFO and LIFO went through: their cost layers and the cost details that took from them.
+    const [queued] = await sql(
+      `SELECT (SELECT count(*) FROM m_costqueue WHERE m_product_id = ANY($1::bigint[]))::int AS layers,
+              (SELECT count(*) FROM m_costdetail WHERE m_product_id = ANY($1::bigint[]) AND qty < 0)::int AS taken`,
+      [queuedProducts],
+    );
+    process.stdout.write(`# FIFO and LIFO products: ${JSON.stringify(queued)}\n`);
     process.stdout.write(`# books fuzz seed ${SEED}, ${STEPS} steps: ${accepted} accepted, ${refused} refused, ${lots!.named} transactions of lots (accepted/refused by action: ${summary})\n`);
   });
 });
