@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifySchema } from 'fastify';
 
 export interface RouteEntry {
   method: string;
@@ -6,9 +6,14 @@ export interface RouteEntry {
   public: boolean;
   /** The query parameters the route reads, when it lists them (`config.queryParameters`). */
   queryParameters?: readonly string[];
+  /** What the route declares of itself where it is registered (see route-schema.ts). */
+  schema?: FastifySchema;
 }
 
-/** Records every route the application registers (call before the routes are added). */
+/**
+ * Records every route the application registers (call before the routes are added): the
+ * OpenAPI document is built from these, with what each route declares in its `schema`.
+ */
 export function collectRoutes(app: FastifyInstance): RouteEntry[] {
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (r) => {
@@ -16,7 +21,13 @@ export function collectRoutes(app: FastifyInstance): RouteEntry[] {
     for (const m of methods) {
       if (m === 'HEAD' || m === 'OPTIONS') continue;
       const config = r.config as { public?: boolean; queryParameters?: readonly string[] } | undefined;
-      routes.push({ method: m, url: r.url, public: Boolean(config?.public), ...(config?.queryParameters ? { queryParameters: config.queryParameters } : {}) });
+      routes.push({
+        method: m,
+        url: r.url,
+        public: Boolean(config?.public),
+        ...(config?.queryParameters ? { queryParameters: config.queryParameters } : {}),
+        ...(r.schema ? { schema: r.schema } : {}),
+      });
     }
   });
   return routes;

@@ -8,6 +8,11 @@ import type { Services } from '../services.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 import { deliveryBody } from './outbox.js';
 import { newMessageId } from './signature.js';
+import { Type } from '@sinclair/typebox';
+import { Open } from '../openapi/answer-schemas.js';
+import { documented } from '../openapi/route-schema.js';
+
+const delivery = Open({ id: Type.Optional(Type.Integer()), status: Type.Optional(Type.String()) }, 'An outbound webhook delivery');
 
 const idOf = (text: string, what: string): number => {
   if (!/^\d{1,15}$/.test(text)) throw badRequest('Invalid id', `${what} id must be an integer: ${text.slice(0, 40)}`);
@@ -50,7 +55,7 @@ export async function webhookAdminRoutes(app: FastifyInstance, s: Services, disp
       return ids;
     });
 
-  app.post('/api/v1/webhooks/outbound/deliveries/:id/replay', async (req) => {
+  app.post('/api/v1/webhooks/outbound/deliveries/:id/replay', { schema: { summary: 'Send an outbound webhook delivery again', answer: delivery, example: { id: 1000000, status: 'P' } } }, async (req) => {
     const id = idOf((req.params as { id: string }).id, 'Delivery');
     const row = await visibleRow(s, req, 'rest_webhook_out_log', id);
     if (row.payload === null) throw badRequest('Not replayable', 'The delivery was dropped before sending (its payload was too large)');
@@ -59,7 +64,7 @@ export async function webhookAdminRoutes(app: FastifyInstance, s: Services, disp
     return (await deliveryRecords(s, [id]))[0];
   });
 
-  app.post('/api/v1/webhooks/outbound/endpoints/:id/replay', async (req) => {
+  app.post('/api/v1/webhooks/outbound/endpoints/:id/replay', { schema: { summary: 'Send again the deliveries of an endpoint since a time', body: documented(Type.Object({ since: Type.String({ format: 'date-time' }) })), answer: Open({ endpointId: Type.Integer(), since: Type.String(), replayed: Type.Integer(), deliveries: Type.Array(Type.Integer()) }), example: { since: '2026-11-01T00:00:00Z' } } }, async (req) => {
     const id = idOf((req.params as { id: string }).id, 'Endpoint');
     await visibleRow(s, req, 'rest_webhook_out', id);
     const since = (req.body as { since?: unknown } | null)?.since ?? (req.query as { since?: unknown }).since;
@@ -69,7 +74,7 @@ export async function webhookAdminRoutes(app: FastifyInstance, s: Services, disp
     return { endpointId: id, since: new Date(ms).toISOString(), replayed: ids.length, deliveries: ids };
   });
 
-  app.post('/api/v1/webhooks/outbound/endpoints/:id/test', async (req, reply) => {
+  app.post('/api/v1/webhooks/outbound/endpoints/:id/test', { schema: { summary: 'Send a test event to an endpoint', answer: delivery, example: { id: 1000001, status: 'S' } } }, async (req, reply) => {
     const id = idOf((req.params as { id: string }).id, 'Endpoint');
     const endpoint = await visibleRow(s, req, 'rest_webhook_out', id);
     const at = new Date();
