@@ -7,11 +7,11 @@ import { postTokens, putTokens } from './login.js';
 import { completeReset, requestCode, verifyCode } from './password-reset.js';
 import { logout, refreshTokens } from './refresh.js';
 import { Type } from '@sinclair/typebox';
-import { absentAs, documented } from '../http/schema-validation.js';
+import { absentAs, documented, failingAs } from '../http/schema-validation.js';
 import { listOf, Open, ref } from '../openapi/answer-schemas.js';
 import {
-  LoginBodySchema, LoginParametersSchema, LogoutBodySchema, LookupQuerySchema, parsers, RefreshBodySchema, ResetCompleteBodySchema, ResetRequestBodySchema, ResetVerifyBodySchema,
-  type LoginBody, type LoginParameters, type LogoutBody, type LookupQuery, type RefreshBody, type ResetCompleteBody,
+  LoginBodySchema, LoginParametersSchema, LogoutBodySchema, LookupQuerySchema, RefreshBodySchema, ResetCompleteBodySchema, ResetRequestBodySchema, ResetVerifyBodySchema,
+  type LoginBody, type LoginParameters, type LogoutBody, type LookupQuery, type RefreshBody, type ResetCompleteBody, type ResetRequestBody,
 } from './schemas.js';
 
 const PUBLIC = { public: true } as const;
@@ -109,15 +109,20 @@ export async function authRoutes(app: FastifyInstance, s: Services): Promise<voi
     return logout(auth, body, bearer);
   });
 
-  // The reset steps check their bodies here, for answers of their own (one message for any fault; the same answer and time for any code).
-  app.post(`${BASE}/password-reset/request`, {
+  app.post<{ Body: ResetRequestBody }>(`${BASE}/password-reset/request`, {
     config: PUBLIC,
-    schema: { summary: 'Send a password reset code by e-mail', body: documented(ResetRequestBodySchema), answer: ref('Message'), example: { email: 'admin@gardenworld.com' } },
+    schema: {
+      summary: 'Send a password reset code by e-mail',
+      // One message for any fault of the body.
+      body: failingAs(ResetRequestBodySchema, 'Bad Request', 'email is required: a non-blank e-mail address of at most 254 characters'),
+      answer: ref('Message'),
+      example: { email: 'admin@gardenworld.com' },
+    },
   }, async (req) => {
-    const body = parsers.resetRequest.parse(req.body, () => badRequest('Bad Request', 'email is required: a non-blank e-mail address of at most 254 characters'));
-    return requestCode(auth, body, req.ip);
+    return requestCode(auth, req.body, req.ip);
   });
 
+  // The code check reads its body itself: any fault answers as a wrong code does, in the same time.
   app.post(`${BASE}/password-reset/verify`, {
     config: PUBLIC,
     schema: { summary: 'Check a password reset code', body: documented(ResetVerifyBodySchema), answer: Open({ verifiedToken: Type.Optional(Type.String()) }), example: { email: 'admin@gardenworld.com', code: '123456' } },

@@ -22,6 +22,17 @@ export function absentAs<T extends TSchema>(schema: T, value: unknown): T {
   return copy;
 }
 
+/** The one error of schemas whose every fault answers the same (see failingAs). */
+const FAILURES = new WeakMap<object, { title: string; detail: string | ((value: unknown) => string) }>();
+
+/** A schema whose part, when it does not fit, answers one error: the route's own title and detail (made from the part when a function). */
+export function failingAs<T extends TSchema>(schema: T, title: string, detail: string | ((value: unknown) => string)): T {
+  const copy = { ...schema };
+  ORIGINS.set(copy, originOf(schema));
+  FAILURES.set(copy, { title, detail });
+  return copy;
+}
+
 /** The schema a copy was made from (itself for others). */
 export const originOf = <T extends TSchema>(schema: T): T => (ORIGINS.get(schema) as T | undefined) ?? schema;
 
@@ -83,9 +94,11 @@ export function checkRequestsWithSchemas(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (isDocumentOnly(schema)) return () => true;
     const check = new SchemaCheck(schema as TSchema, httpPart);
+    const failure = FAILURES.get(schema as object);
     return (data: unknown) => {
+      const fail = failure ? () => badRequest(failure.title, typeof failure.detail === 'string' ? failure.detail : failure.detail(data)) : undefined;
       try {
-        return { value: check.parse(data) };
+        return { value: check.parse(data, fail) };
       } catch (e) {
         if (e instanceof ApiError) return { error: e };
         throw e;

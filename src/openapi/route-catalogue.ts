@@ -1,5 +1,12 @@
 import type { FastifyInstance, FastifySchema } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The routes the application registered, as the OpenAPI document describes them. */
+    routeCatalogue: readonly RouteEntry[];
+  }
+}
+
 export interface RouteEntry {
   method: string;
   url: string;
@@ -16,6 +23,7 @@ export interface RouteEntry {
  */
 export function collectRoutes(app: FastifyInstance): RouteEntry[] {
   const routes: RouteEntry[] = [];
+  app.decorate('routeCatalogue', routes);
   app.addHook('onRoute', (r) => {
     const methods = Array.isArray(r.method) ? r.method : [r.method];
     for (const m of methods) {
