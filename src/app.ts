@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import { healthRoutes } from './health/routes.js';
 import { rememberWrites } from './http/read-your-writes.js';
 import { registerErrorHandlers } from './http/errors.js';
+import { checkRequestsWithSchemas } from './http/schema-validation.js';
 import { readJsonBodies } from './http/json-body.js';
 import { parameterIgnorer, registerQueryParameterCheck } from './http/query-parameters.js';
 import { modelReadRoutes } from './records/http/models-routes.js';
@@ -74,6 +75,7 @@ export async function buildApp(s: Services): Promise<FastifyInstance> {
   limitPublicBodies(app);
   registerErrorHandlers(app, methods);
   const routes = collectRoutes(app);
+  checkRequestsWithSchemas(app);
   readJsonBodies(app);
   app.addHook('onRequest', authenticateHook(s.auth));
   await rememberWrites(app, s.reads, s.db);

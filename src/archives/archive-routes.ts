@@ -8,6 +8,9 @@ import { archiveSlices, listArchives, readArchive } from './archive-store.js';
 import { base64JsonStream } from '../http/base64-json-stream.js';
 import { readableRecord } from './record-key.js';
 import { pieceStream } from '../http/byte-stream.js';
+import { Type } from '@sinclair/typebox';
+import { ref, listOf, Open } from '../openapi/answer-schemas.js';
+import { FILE } from '../openapi/route-schema.js';
 
 type Params = { table: string; id: string; archiveId: string };
 
@@ -22,11 +25,11 @@ export async function archiveRoutes(app: FastifyInstance, s: Services): Promise<
     const table = tableFromPath(s, req.params.table);
     return { table, id: (await readableRecord(s.db, req.auth, table, req.params.id)).id };
   };
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives', async (req) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives', { schema: { summary: 'Archived documents of a record', answer: listOf('archives', ref('DictionaryRow')), example: { archives: [{ id: 1000000, Name: 'Order 80000' }] } } }, async (req) => {
     const { table, id } = await record(req);
     return archiveList(s, req.auth, table, id);
   });
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives/:archiveId', ARCHIVE_FILE_OPTIONS, async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id/archives/:archiveId', { ...ARCHIVE_FILE_OPTIONS, schema: { summary: 'An archived document (json=true: base64 in JSON)', binary: FILE, answer: Open({ data: Type.String({ contentEncoding: 'base64' }) }), example: { data: 'JVBERi0xLjcK...' } } }, async (req, reply) => {
     const { table, id } = await record(req);
     return archiveFile(s, req, reply, table, id, req.params.archiveId);
   });

@@ -15,6 +15,9 @@ import { base64JsonStream } from '../http/base64-json-stream.js';
 import { contentTypeOfName } from './content-type.js';
 import { decodeBase64Field } from './base64-field.js';
 import { pieceStream } from '../http/byte-stream.js';
+import { Type } from '@sinclair/typebox';
+import { Open, ref } from '../openapi/answer-schemas.js';
+import { attachmentBody, documented, FILE } from '../openapi/route-schema.js';
 
 type Params = { id: string; fileName: string } & Record<string, string>;
 type Req = FastifyRequest<{ Params: Params }>;
@@ -31,11 +34,16 @@ export type AttachmentTable = (req: Req) => Promise<Table>;
  * record, writes need write access to it (its client and organization, as a record update).
  */
 export async function attachmentRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  await mountAttachmentRoutes(app, s, '/api/v1/models/:table/:id/attachments', async (req) => tableFromPath(s, req.params.table));
+  await mountAttachmentRoutes(app, s, '/api/v1/models/:table/:id/attachments', async (req) => tableFromPath(s, req.params.table), 'a record');
 }
 
-/** The attachment endpoints under `base` (ending in `:id/attachments`), for the records `tableOf` names. */
-export async function mountAttachmentRoutes(app: FastifyInstance, s: Services, base: string, tableOf: AttachmentTable): Promise<void> {
+const zipAnswer = Open({ data: Type.String({ contentEncoding: 'base64' }) });
+
+/**
+ * The attachment endpoints under `base` (ending in `:id/attachments`), for the records `tableOf`
+ * names; `of` names such a record in the summaries of the document.
+ */
+export async function mountAttachmentRoutes(app: FastifyInstance, s: Services, base: string, tableOf: AttachmentTable, of: string): Promise<void> {
   const readable = async (req: Req) => {
     const table = await tableOf(req);
     return { table, record: await readableRecord(s.db, req.auth, table, req.params.id) };
@@ -46,21 +54,21 @@ export async function mountAttachmentRoutes(app: FastifyInstance, s: Services, b
     await s.db.tx((tx) => changeEntries(s, req.auth, tx, table, req.params.id, (entries, existing) => fn(entries, existing, table)));
   };
 
-  app.get<{ Params: Params }>(base, async (req) => {
+  app.get<{ Params: Params }>(base, { schema: { summary: `Attachment files of ${of}`, answer: ref('Attachments'), example: { attachments: [{ name: 'contract.pdf', contentType: 'application/pdf' }] } } }, async (req) => {
     const { table, record } = await readable(req);
     const a = await findAttachment(s.db, req.auth, table.id, record.id);
     const entries = a ? fileEntries(await readDirectory(s.db, a)) : [];
     return { attachments: entries.map((e) => ({ name: e.name, contentType: contentTypeOfName(e.name) })) };
   });
 
-  app.get<{ Params: Params }>(`${base}/${ZIP_NAME}`, { config: { queryParameters: ['json', 'locale'] } }, async (req, reply) => {
+  app.get<{ Params: Params }>(`${base}/${ZIP_NAME}`, { schema: { summary: `All attachment files of ${of} as a zip (json=true: base64 in JSON)`, binary: ['application/zip'], answer: zipAnswer, example: { data: 'UEsDBBQ...' } }, config: { queryParameters: ['json', 'locale'] } }, async (req, reply) => {
     const { table, record } = await readable(req);
     const a = await findAttachment(s.db, req.auth, table.id, record.id);
     if (!a || fileEntries(await readDirectory(s.db, a)).length === 0) throw notFound('Attachment not found', `No attachment for ${table.name} ${req.params.id}`);
     return sendBytes(reply, () => zipSlices(s.db, a), 'application/octet-stream', `${table.name}_${record.id}.zip`, req.query, a.size);
   });
 
-  app.get<{ Params: Params }>(`${base}/:fileName`, { config: { queryParameters: ['json', 'locale'] } }, async (req, reply) => {
+  app.get<{ Params: Params }>(`${base}/:fileName`, { schema: { summary: `One attachment file of ${of} (json=true: base64 in JSON)`, binary: FILE, answer: zipAnswer, example: { data: 'SGVsbG8=' } }, config: { queryParameters: ['json', 'locale'] } }, async (req, reply) => {
     const { table, record } = await readable(req);
     const a = await findAttachment(s.db, req.auth, table.id, record.id);
     const entry = a ? fileEntries(await readDirectory(s.db, a)).find((e) => e.name === req.params.fileName) : undefined;
@@ -69,7 +77,7 @@ export async function mountAttachmentRoutes(app: FastifyInstance, s: Services, b
     return sendBytes(reply, () => stream, contentTypeOfName(req.params.fileName), req.params.fileName, req.query, entry.size);
   });
 
-  app.post<{ Params: Params; Body: unknown }>(base, async (req, reply) => {
+  app.post<{ Params: Params; Body: unknown }>(base, { schema: { summary: `Add a file to the attachment of ${of}`, status: 201, body: documented(attachmentBody), example: { name: 'note.txt', data: 'SGVsbG8=' } } }, async (req, reply) => {
     const body = objectBody(req.body);
     const name = typeof body.name === 'string' ? body.name.trim() : '';
     if (!name) throw badRequest('Request Error', 'name property is mandatory');
@@ -82,7 +90,7 @@ export async function mountAttachmentRoutes(app: FastifyInstance, s: Services, b
     return reply.code(201).send();
   });
 
-  app.post<{ Params: Params; Body: unknown }>(`${base}/${ZIP_NAME}`, async (req, reply) => {
+  app.post<{ Params: Params; Body: unknown }>(`${base}/${ZIP_NAME}`, { schema: { summary: `Replace the attachment of ${of} by the files of a zip`, status: 201, body: documented(zipAnswer), example: { data: 'UEsDBBQ...' } } }, async (req, reply) => {
     const body = objectBody(req.body);
     const added = zipContent(decodeBase64Field(body.data));
     await change(req, (entries) => {
@@ -94,7 +102,7 @@ export async function mountAttachmentRoutes(app: FastifyInstance, s: Services, b
     return reply.code(201).send();
   });
 
-  app.delete<{ Params: Params }>(base, async (req) => {
+  app.delete<{ Params: Params }>(base, { schema: { summary: `Delete the attachment of ${of}`, answer: ref('Message'), example: { msg: 'Deleted' } } }, async (req) => {
     const table = await tableOf(req);
     await s.db.tx(async (tx) => {
       // The whole attachment goes: its zip is not read.
@@ -106,7 +114,7 @@ export async function mountAttachmentRoutes(app: FastifyInstance, s: Services, b
     return { msg: 'Deleted' };
   });
 
-  app.delete<{ Params: Params }>(`${base}/:fileName`, async (req) => {
+  app.delete<{ Params: Params }>(`${base}/:fileName`, { schema: { summary: `Delete one attachment file of ${of}`, answer: ref('Message'), example: { msg: 'Deleted' } } }, async (req) => {
     await change(req, (entries, _existing, table) => {
       if (!entries.delete(req.params.fileName)) throw notFound('Attachment not found', `No attachment entry ${req.params.fileName} for ${table.name} ${req.params.id}`);
     });

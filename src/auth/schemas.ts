@@ -1,10 +1,11 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { badRequest, type ApiError } from '../errors.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { SchemaCheck } from '../http/schema-validation.js';
 
 /**
- * Request bodies and queries of the authentication routes. Each is checked once at the route
- * and used as its type from there on; a body that does not fit is a 400 with the error body.
+ * Request bodies and queries of the authentication routes. The routes declare them in their
+ * schema and Fastify checks requests against them (src/http/schema-validation.ts); a body that
+ * does not fit is a 400 with the error body. The password reset steps check theirs in the route,
+ * for answers of their own.
  */
 
 /** A login choice: a numeric id or, where the original accepts it, a name or value. */
@@ -66,44 +67,7 @@ export const LookupQuerySchema = Type.Object({
 });
 export type LookupQuery = Static<typeof LookupQuerySchema>;
 
-/** A compiled checker with a readable first error. */
-export class BodyParser<T extends TSchema> {
-  readonly #check: TypeCheck<T>;
-  constructor(schema: T) {
-    this.#check = TypeCompiler.Compile(schema);
-  }
-
-  /**
-   * The value as its type, or the error made by fail (a 400 naming the first problem by
-   * default). Properties set to null count as absent.
-   */
-  parse(raw: unknown, fail: (detail: string) => ApiError = (d) => badRequest('Bad Request', d)): Static<T> {
-    const value = withoutNulls(raw);
-    if (this.#check.Check(value)) return value;
-    if (value === undefined || value === null || typeof value !== 'object' || Array.isArray(value)) throw fail('The request body must be a JSON object');
-    const first = this.#check.Errors(value).First();
-    if (!first) throw fail('The request body is not valid');
-    const where = first.path ? first.path.replace(/^\//, '').replace(/\//g, '.') : 'body';
-    if (/Expected required property/i.test(first.message)) throw fail(`${where} is required`);
-    const expected = typeof first.schema.description === 'string' ? `must be ${first.schema.description}` : first.message;
-    throw fail(`${where}: ${expected}`);
-  }
-}
-
-function withoutNulls(v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = withoutNulls(x);
-  return out;
-}
-
+/** The check of a password reset code's body, which its route runs itself (see password-reset.ts). */
 export const parsers = {
-  login: new BodyParser(LoginBodySchema),
-  parameters: new BodyParser(LoginParametersSchema),
-  refresh: new BodyParser(RefreshBodySchema),
-  logout: new BodyParser(LogoutBodySchema),
-  resetRequest: new BodyParser(ResetRequestBodySchema),
-  resetVerify: new BodyParser(ResetVerifyBodySchema),
-  resetComplete: new BodyParser(ResetCompleteBodySchema),
-  lookup: new BodyParser(LookupQuerySchema),
+  resetVerify: new SchemaCheck(ResetVerifyBodySchema),
 };

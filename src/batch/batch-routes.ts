@@ -8,6 +8,18 @@ import type { Services } from '../services.js';
 import { createOperation, deleteOperation, updateOperation, type OperationResult } from '../records/write/write-operations.js';
 import { runProcessInTransaction } from '../processes/process-routes.js';
 import { BatchItemError, parseBatchBody, parseBatchItem, resolveReferences } from './batch-request.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Open } from '../openapi/answer-schemas.js';
+import { OBJECT, documented } from '../openapi/route-schema.js';
+import { failingAs } from '../http/schema-validation.js';
+
+/** The query of a batch: transaction true (the default) or false, in any case. */
+const BATCH_QUERY = failingAs(
+  Type.Object({ transaction: Type.Optional(Type.String({ pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])$' })), locale: Type.Optional(Type.String()) }),
+  'Invalid query',
+  'transaction must be true or false',
+);
+type BatchQuery = Static<typeof BATCH_QUERY>;
 
 export interface BatchResult {
   status: string;
@@ -46,10 +58,8 @@ class StopBatch extends Error {}
  * entry, all entries run, answer 200.
  */
 export async function batchRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.post('/api/v1/batch', { config: { queryParameters: ['transaction', 'locale'] } }, async (req, reply) => {
-    const q = req.query as Record<string, string | undefined>;
-    const flag = (q.transaction ?? 'true').toLowerCase();
-    if (!['true', 'false'].includes(flag)) throw badRequest('Invalid query', 'transaction must be true or false');
+  app.post('/api/v1/batch', { schema: { summary: 'Several writes in one request', description: 'Entries {method: POST, PUT or DELETE, path, body}; the answer lists each entry\'s result (400 with the results so far when an entry fails in one transaction).', body: documented(Type.Array(Open({ method: Type.String(), path: Type.String(), body: Type.Optional(OBJECT), headers: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'headers of the entry: If-Match (a stale entry fails with statusCode 412)' })) }))), answer: Type.Array(Type.Object({ status: Type.String({ description: 'reason phrase' }), statusCode: Type.Integer(), body: Type.Optional(Type.Unknown()) })), querystring: BATCH_QUERY, example: [{ method: 'POST', path: 'v1/models/c_bpartner', body: { Name: 'Joe Block', Value: 'JoeB' } }] }, config: { queryParameters: ['transaction', 'locale'] } }, async (req, reply) => {
+    const flag = ((req.query as BatchQuery).transaction ?? 'true').toLowerCase();
     const entries = parseBatchBody(req.body);
     const results: BatchResult[] = [];
     if (flag === 'false') {

@@ -5,6 +5,8 @@ import type { Queryable } from '../db/types.js';
 import { badRequest, forbidden } from '../errors.js';
 import type { Services } from '../services.js';
 import { CACHE_RESET_CHANNEL } from './cache-registry.js';
+import { Type } from '@sinclair/typebox';
+import { listOf, Open } from '../openapi/answer-schemas.js';
 
 /** The Cache Reset process: the original lets a role reset the caches when it may run it. */
 const CACHE_RESET_PROCESS_ID = 205;
@@ -25,7 +27,7 @@ export async function cacheRoutes(app: FastifyInstance, s: Services): Promise<vo
    * The caches of the instance that answers, to any role, as the original lists them: names, sizes
    * and figures, no cached data. table_name keeps the caches holding that table, name one cache.
    */
-  app.get('/api/v1/caches', { config: { queryParameters: ['table_name', 'name', 'locale'] } }, async (req) => {
+  app.get('/api/v1/caches', { schema: { summary: 'Caches with their sizes, hits and misses', answer: listOf('caches', Open({ name: Type.String(), size: Type.Optional(Type.Integer()), hits: Type.Optional(Type.Integer()), misses: Type.Optional(Type.Integer()) })), example: { caches: [{ name: 'AD_Table', tableName: 'AD_Table', size: 203, expireMinutes: 0, maxSize: 0, distributed: false, nodeId: 'node-1', hits: 10, misses: 1 }] } }, config: { queryParameters: ['table_name', 'name', 'locale'] } }, async (req) => {
     const q = req.query as { table_name?: unknown; name?: unknown };
     const table = text(q.table_name)?.toLowerCase() ?? null;
     const name = text(q.name);
@@ -42,7 +44,7 @@ export async function cacheRoutes(app: FastifyInstance, s: Services): Promise<vo
    * no data. With table_name only the caches holding that table; record_id is accepted, and the
    * caches drop the whole table (they are reloaded as a whole).
    */
-  app.delete('/api/v1/caches', { config: { queryParameters: ['table_name', 'record_id', 'locale'] } }, async (req) => {
+  app.delete('/api/v1/caches', { schema: { summary: 'Reset caches (all, of a table, or of a record)', answer: Type.Object({ entriesReset: Type.Integer() }), example: { entriesReset: 12 } }, config: { queryParameters: ['table_name', 'record_id', 'locale'] } }, async (req) => {
     if (!(await mayResetCaches(s.db, req.auth))) throw forbidden('Access denied', 'Access denied for cache reset request');
     const q = req.query as { table_name?: string; record_id?: string };
     let table: string | null = null;

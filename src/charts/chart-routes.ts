@@ -7,6 +7,9 @@ import type { ReadContext } from '../records/read/read-context.js';
 import { chartDef, chartPoints, loadChart, sourcesOf, type ChartDef } from './chart-data.js';
 import { chartJson } from './chart-json.js';
 import { renderChart } from './chart-render.js';
+import { Type } from '@sinclair/typebox';
+import { listOf, Open } from '../openapi/answer-schemas.js';
+import { OBJECT } from '../openapi/route-schema.js';
 
 type Params = { Params: { id: string } };
 type Query = Record<string, unknown>;
@@ -36,7 +39,7 @@ async function chartOf(rc: ReadContext, id: string): Promise<ChartDef> {
 
 /** GET /charts/{id} (PNG, or {data} with json), /charts/{id}/data, /charts/data?$filter. */
 export async function chartRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.get('/api/v1/charts/data', async (req) => {
+  app.get('/api/v1/charts/data', { schema: { summary: 'Data of several charts', queryNames: ['$filter'], answer: listOf('charts', OBJECT), example: { charts: [] } } }, async (req) => {
     const rc = readContext(s, req);
     const filter = (req.query as Query).$filter;
     const { rows } = await readDictionaryRecords(rc, s.dictionary.current.byName.get('ad_chart')!, { ...(typeof filter === 'string' ? { filter } : {}), orderBy: ['Name'] });
@@ -49,13 +52,13 @@ export async function chartRoutes(app: FastifyInstance, s: Services): Promise<vo
     return { charts };
   });
 
-  app.get<Params>('/api/v1/charts/:id/data', async (req) => {
+  app.get<Params>('/api/v1/charts/:id/data', { schema: { summary: 'Data of a chart', answer: OBJECT, example: { id: 50000, name: 'Sales', chartType: 'BC', data: [] } } }, async (req) => {
     const rc = readContext(s, req);
     const chart = await chartOf(rc, req.params.id);
     return chartJson(chart, await chartPoints(staleReads(s, req), rc.dict, rc.auth, chart));
   });
 
-  app.get<Params>('/api/v1/charts/:id', { config: { queryParameters: ['height', 'width', 'json', 'locale'] } }, async (req, reply) => {
+  app.get<Params>('/api/v1/charts/:id', { schema: { summary: 'A chart as a PNG image (json=true: base64 in JSON)', binary: ['image/png'], answer: Open({ data: Type.Optional(Type.String({ contentEncoding: 'base64' })) }), example: { data: 'iVBORw0KGgo...' } }, config: { queryParameters: ['height', 'width', 'json', 'locale'] } }, async (req, reply) => {
     const rc = readContext(s, req);
     const query = req.query as Query;
     const chart = await chartOf(rc, req.params.id);

@@ -58,6 +58,6 @@ export async function consoleRoutes(app: FastifyInstance, dir = CONSOLE_DIR): Pr
     if (file.kind === 'page') return reply.type('text/html; charset=utf-8').header('cache-control', PAGE_CACHE).send(b.page);
     return reply.type(file.type).header('cache-control', ASSET_CACHE).send(fs.createReadStream(path.join(dir, 'assets', file.name)));
   };
-  app.get('/console', { config }, async (_req, reply) => answer('', reply));
-  app.get<{ Params: { '*': string } }>('/console/*', { config }, async (req, reply) => answer(req.params['*'], reply));
+  app.get('/console', { schema: { summary: 'The web console page', binary: ['text/html'], example: '<!DOCTYPE html><html lang="en"><head><title>Dictum console</title>...' }, config }, async (_req, reply) => answer('', reply));
+  app.get<{ Params: { '*': string } }>('/console/*', { schema: { summary: 'A file of the web console (script, style sheet), or its page for the addresses of its own views', binary: ['text/html', 'text/javascript', 'text/css'], example: '<!DOCTYPE html><html lang="en"><head><title>Dictum console</title>...' }, config }, async (req, reply) => answer(req.params['*'], reply));
 }

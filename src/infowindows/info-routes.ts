@@ -11,6 +11,8 @@ import { parseInfoParameters } from './info-parameters.js';
 import { planInfoQuery } from './info-query.js';
 import { infoRecord } from './info-records.js';
 import { slugify } from '../dictionary/slug.js';
+import { ref, listOf } from '../openapi/answer-schemas.js';
+import { OBJECT } from '../openapi/route-schema.js';
 
 export const INFO_PAGE_SIZE = 100;
 /** How long one info window query may run (the original's default query timeout). */
@@ -55,14 +57,14 @@ export async function infoWindowRoutes(app: FastifyInstance, s: Services): Promi
   const table = (name: string) => s.dictionary.current.byName.get(name)!;
   const windowOf = (req: FastifyRequest<Slug>, rc: ReadContext) => findInfoWindow(rc.q, rc.dict, rc.auth, req.params.slug);
 
-  app.get('/api/v1/infos', async (req) => {
+  app.get('/api/v1/infos', { schema: { summary: 'Info windows the role may open', queryNames: ['$filter'], answer: listOf('infowindows', ref('SlugRow')), example: { infowindows: [{ id: 1000000, Name: 'Product Info', slug: 'product-info' }] } } }, async (req) => {
     const rc = readContext(s, req);
     const filter = text((req.query as Query).$filter);
     const { records } = await readDictionaryRecords(rc, table('ad_infowindow'), { ...(filter !== undefined ? { filter } : {}), extra: (sql) => [infoAccessSql(rc.auth, sql, 't')], orderBy: ['Name'] });
     return { infowindows: records.map((r) => ({ ...r, slug: slugify(String(r.Name)) })) };
   });
 
-  app.get<Slug>('/api/v1/infos/:slug', { config: { queryParameters: ['$parameters', '$orderby', '$page_no', 'locale'] } }, async (req, reply: FastifyReply) => {
+  app.get<Slug>('/api/v1/infos/:slug', { schema: { summary: 'Rows of an info window', answer: OBJECT, example: { 'page-count': 1, 'row-count': 1, infowindows: [] } }, config: { queryParameters: ['$parameters', '$orderby', '$page_no', 'locale'] } }, async (req, reply: FastifyReply) => {
     const rc = readContext(s, req);
     const w = await windowOf(req, rc);
     const result = await infoPage(staleReads(s, req), rc, w, req.query as Query);
@@ -74,7 +76,7 @@ export async function infoWindowRoutes(app: FastifyInstance, s: Services): Promi
     return { 'row-count': result.rowCount, 'infowindow-records': result.records };
   });
 
-  app.get<Slug>('/api/v1/infos/:slug/columns', async (req) => {
+  app.get<Slug>('/api/v1/infos/:slug/columns', { schema: { summary: 'Columns of an info window', answer: listOf('columns', ref('DictionaryRow')), example: { columns: [] } } }, async (req) => {
     const rc = readContext(s, req);
     const w = await windowOf(req, rc);
     const { records } = await readDictionaryRecords(rc, table('ad_infocolumn'), { extra: (sql) => [`t."ad_infowindow_id" = ${sql.param(w.id)}`], orderBy: ['SeqNo'] });
@@ -91,11 +93,11 @@ export async function infoWindowRoutes(app: FastifyInstance, s: Services): Promi
     return records.map((r, i) => ({ ...r, slug: slugify(names.get(ids[i]!) ?? '') }));
   };
 
-  app.get<Slug>('/api/v1/infos/:slug/processes', async (req) => ({
+  app.get<Slug>('/api/v1/infos/:slug/processes', { schema: { summary: 'Processes of an info window', answer: listOf('processes', ref('DictionaryRow')), example: { processes: [] } } }, async (req) => ({
     infowindowprocesses: await detailsWithSlugs(req, 'ad_infoprocess', 'ad_process_id', 'SELECT ad_process_id AS id, value AS name FROM ad_process WHERE ad_process_id = ANY($1::bigint[])'),
   }));
 
-  app.get<Slug>('/api/v1/infos/:slug/relateds', async (req) => ({
+  app.get<Slug>('/api/v1/infos/:slug/relateds', { schema: { summary: 'Related info windows of an info window', answer: listOf('relateds', ref('DictionaryRow')), example: { relateds: [] } } }, async (req) => ({
     infowindowrelateds: await detailsWithSlugs(req, 'ad_inforelated', 'relatedinfo_id', 'SELECT ad_infowindow_id AS id, name FROM ad_infowindow WHERE ad_infowindow_id = ANY($1::bigint[])'),
   }));
 }

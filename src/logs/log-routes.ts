@@ -7,6 +7,10 @@ import { forwardToNode } from '../nodes/node-forward.js';
 import type { Services } from '../services.js';
 import type { LogFiles } from './log-files.js';
 import { ACCEPTED_LEVEL_NAMES, logLevelOf } from './log-level.js';
+import { Type } from '@sinclair/typebox';
+import { ref, Open } from '../openapi/answer-schemas.js';
+
+const nodeLogs = Open({ logs: Type.Optional(Type.Array(Open({ fileName: Type.Optional(Type.String()), fileSize: Type.Optional(Type.Integer()) }))) });
 
 function filesOf(s: Services): LogFiles {
   if (!s.logFiles) throw new ApiError(409, 'No log files', 'This node writes no log files (DICTUM_LOG_DIR is empty)');
@@ -69,10 +73,10 @@ function lengthOf(v: string | undefined): number | null {
 
 export async function logRoutes(app: FastifyInstance, s: Services): Promise<void> {
   // {logs: [{fileName, fileSize}]}, as the original answers.
-  app.get('/api/v1/nodes/:id/logs', async (req, reply) => onNode(s, req, reply, async () => ({ logs: filesOf(s).list() })));
+  app.get('/api/v1/nodes/:id/logs', { schema: { summary: 'Log files of a node', answer: nodeLogs, example: { logs: [{ fileName: 'dictum.log', fileSize: 1024 }] } } }, async (req, reply) => onNode(s, req, reply, async () => ({ logs: filesOf(s).list() })));
 
   // `json` (any value) answers {data: base64}, as the original; `asJson` is this service's own: the lines as JSON.
-  app.get('/api/v1/nodes/:id/logs/file', { config: { queryParameters: ['fileName', 'json', 'asJson'] } }, async (req, reply) =>
+  app.get('/api/v1/nodes/:id/logs/file', { schema: { summary: 'A log file of a node (by fileName)', binary: ['application/octet-stream', 'text/plain', 'text/html'], answer: Open({ data: Type.Optional(Type.String()) }), example: { fileName: 'dictum.log', data: 'e30=' } }, config: { queryParameters: ['fileName', 'json', 'asJson'] } }, async (req, reply) =>
     onNode(s, req, reply, async () => {
       const q = req.query as { fileName?: string; json?: string; asJson?: string };
       if (q.json !== undefined) return sendBase64(s, reply, q.fileName, null);
@@ -81,7 +85,7 @@ export async function logRoutes(app: FastifyInstance, s: Services): Promise<void
   );
 
   // The upstream OpenAPI document names the file in the path: the bytes, or {data: base64} with json.
-  app.get('/api/v1/nodes/:id/logs/:fileName', { config: { queryParameters: ['json'] } }, async (req, reply) =>
+  app.get('/api/v1/nodes/:id/logs/:fileName', { schema: { summary: 'A log file of a node', binary: ['application/octet-stream', 'text/plain', 'text/html'], answer: Open({ data: Type.Optional(Type.String()) }), example: { fileName: 'dictum.log', data: 'e30=' } }, config: { queryParameters: ['json'] } }, async (req, reply) =>
     onNode(s, req, reply, async () => {
       const { fileName } = req.params as { fileName: string };
       const q = req.query as { json?: string };
@@ -91,7 +95,7 @@ export async function logRoutes(app: FastifyInstance, s: Services): Promise<void
   );
 
   /** Deletes this node's older files; the current one stays. */
-  app.delete('/api/v1/nodes/:id/logs', async (req, reply) =>
+  app.delete('/api/v1/nodes/:id/logs', { schema: { summary: 'Delete the log files of a node but the current one', answer: ref('Message'), example: { msg: 'Deleted' } } }, async (req, reply) =>
     onNode(s, req, reply, async () => {
       const files = filesOf(s);
       const deleted = files.deleteOld();
@@ -100,7 +104,7 @@ export async function logRoutes(app: FastifyInstance, s: Services): Promise<void
     }),
   );
 
-  app.post('/api/v1/nodes/:id/logs/rotate', async (req, reply) =>
+  app.post('/api/v1/nodes/:id/logs/rotate', { schema: { summary: 'Start a new log file on a node', answer: ref('Message'), example: { msg: 'Rotated' } } }, async (req, reply) =>
     onNode(s, req, reply, async () => {
       const files = filesOf(s);
       s.log.info({ user: req.auth.userId }, 'log file rotated on request');
@@ -108,7 +112,7 @@ export async function logRoutes(app: FastifyInstance, s: Services): Promise<void
     }),
   );
 
-  app.put('/api/v1/nodes/:id/logs/level/:logLevel', async (req, reply) =>
+  app.put('/api/v1/nodes/:id/logs/level/:logLevel', { schema: { summary: 'Set the log level of a node', answer: ref('Message'), example: { msg: 'Log level set to info' } } }, async (req, reply) =>
     onNode(s, req, reply, async () => {
       const { logLevel } = req.params as { logLevel: string };
       const level = logLevelOf(logLevel);
@@ -120,7 +124,7 @@ export async function logRoutes(app: FastifyInstance, s: Services): Promise<void
   );
 
   /** GET /files: a log file by name (node_id: of another node, forwarded there). */
-  app.get('/api/v1/files', { config: { queryParameters: ['fileName', 'length', 'node_id', 'json'] } }, async (req, reply) => {
+  app.get('/api/v1/files', { schema: { summary: 'A server file by name (System)', binary: ['application/octet-stream', 'text/plain', 'text/html'], answer: Open({ data: Type.Optional(Type.String()) }), example: { fileName: 'dictum.log', data: 'e30=' } }, config: { queryParameters: ['fileName', 'length', 'node_id', 'json'] } }, async (req, reply) => {
     requireSystemAdministrator(req.auth);
     const q = req.query as { fileName?: string; length?: string; node_id?: string; json?: string };
     if (!q.fileName) throw badRequest('Missing fileName', 'fileName names a log file (GET /nodes/{id}/logs lists them)');

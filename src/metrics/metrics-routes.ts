@@ -39,7 +39,7 @@ export function countRequests(app: FastifyInstance, s: Services): ServiceMetrics
  * this machine are answered, so that figures of the service are never open to the network by default.
  */
 export async function metricsRoute(app: FastifyInstance, s: Services, metrics: ServiceMetrics): Promise<void> {
-  app.get('/metrics', { config: { public: true, queryParameters: ['key'] } }, async (req, reply) => {
+  app.get('/metrics', { schema: { summary: 'Metrics in the Prometheus text format (with METRICS_KEY as bearer or key; else loopback clients only)', binary: ['text/plain'] }, config: { public: true, queryParameters: ['key'] } }, async (req, reply) => {
     const expected = s.config.metricsKey;
     if (expected) {
       const given = keyOf(req);

@@ -5,6 +5,9 @@ import { requireSystemAdministrator } from './admin-access.js';
 import { nodeDetail } from './node-detail.js';
 import { forwardToNode } from './node-forward.js';
 import type { NodeEntry } from './node-registry.js';
+import { Type } from '@sinclair/typebox';
+import { listOf, Open } from '../openapi/answer-schemas.js';
+import { OBJECT } from '../openapi/route-schema.js';
 
 export const invalidNode = (id: string): ApiError => new ApiError(404, 'Invalid Node Id', `No live node has the id ${id}`);
 
@@ -42,13 +45,13 @@ async function databaseFacts(s: Services): Promise<{ version: string | null; up:
 export async function nodeRoutes(app: FastifyInstance, s: Services): Promise<void> {
   // The registry always runs, so the list is always the cluster's list (never the single local object),
   // wrapped as the original wraps it: {nodes: [...]}.
-  app.get('/api/v1/nodes', async (req) => {
+  app.get('/api/v1/nodes', { schema: { summary: 'Nodes of the cluster', answer: listOf('nodes', Open({ id: Type.String(), hostName: Type.Optional(Type.String()), port: Type.Optional(Type.Integer()) })), example: { nodes: [{ id: 'node-1', hostName: 'erp1', port: 8080 }] } } }, async (req) => {
     requireSystemAdministrator(req.auth);
     const nodes = await s.nodes.list();
     return { nodes: nodes.map((n) => ({ id: n.id, hostName: n.hostName, port: n.port })) };
   });
 
-  app.get('/api/v1/nodes/:id', async (req, reply) =>
+  app.get('/api/v1/nodes/:id', { schema: { summary: 'A node with its state', answer: OBJECT, example: { id: 'node-1', hostName: 'erp1', version: '0.1.0', up: true, sessions: 3 } } }, async (req, reply) =>
     onNode(s, req, reply, async () => {
       const db = await databaseFacts(s);
       return nodeDetail({

@@ -2,7 +2,9 @@ import type { Dictionary, Table } from '../dictionary/model.js';
 import type { RestView } from '../views/view-model.js';
 import { ANSWER_SCHEMAS, recordsOf, ref } from './answer-schemas.js';
 import { addConcurrencyHeaders, CONCURRENCY_HEADERS, CONCURRENCY_PARAMETERS, CONCURRENCY_RESPONSES } from './concurrency-headers.js';
-import { OPERATIONS, type OperationFacts } from './operations.js';
+import type { FastifySchema } from 'fastify';
+import type { TSchema } from '@sinclair/typebox';
+import { originOf } from '../http/schema-validation.js';
 import { parameterObject, PATH_PARAMETERS, QUERY_PARAMETERS } from './parameters.js';
 import { tableSchema, viewSchema, type Schema } from './record-schema.js';
 import type { RouteEntry } from './route-catalogue.js';
@@ -55,10 +57,22 @@ const BINARY = { type: 'string', format: 'binary' };
 const TEXT = { type: 'string' };
 const isText = (media: string): boolean => media.startsWith('text/') || media === 'application/yaml' || media === 'application/javascript';
 
+/** What a route declares of itself (see route-schema.ts). */
+type OperationFacts = FastifySchema;
+
+/** The named component schemas, by the schema objects they are made of. */
+const COMPONENT_NAMES = new Map<unknown, string>(Object.entries(ANSWER_SCHEMAS).map(([name, schema]) => [schema, name]));
+
+/** A route's schema as the document writes it: a reference when it is a named component (pure). */
+const named = (schema: unknown): unknown => {
+  const name = COMPONENT_NAMES.get(originOf(schema as TSchema));
+  return name ? ref(name) : schema;
+};
+
 /** The success answer: JSON and binary media types, or none (a 201 or 302 without a body) (pure). */
 function successResponse(facts: OperationFacts | undefined): Schema {
   const content: Record<string, Schema> = {};
-  if (facts?.answer) content['application/json'] = { schema: facts.answer, ...(facts.example !== undefined && !facts.body ? { example: facts.example } : {}) };
+  if (facts?.answer) content['application/json'] = { schema: named(facts.answer), ...(facts.example !== undefined && !facts.body ? { example: facts.example } : {}) };
   for (const media of facts?.binary ?? []) content[media] = { schema: isText(media) ? TEXT : BINARY, ...(isText(media) && !facts?.answer && facts?.example !== undefined ? { example: facts.example } : {}) };
   if (facts?.status === 302) return { description: 'Redirect', headers: { Location: { schema: TEXT, example: facts.example } } };
   const description = facts?.binary?.length ? `Success: ${facts.binary.join(', ')}${facts.answer ? ' (or JSON where the query asks for it)' : ''}` : 'Success';
@@ -66,10 +80,11 @@ function successResponse(facts: OperationFacts | undefined): Schema {
 }
 
 /** One operation object from what the route says and what is known of it (pure). */
-export function operation(route: RouteEntry, facts: OperationFacts | undefined): Schema {
+export function operation(route: RouteEntry, facts: OperationFacts | undefined = route.schema): Schema {
   const { params } = openApiPath(route.url);
   const parameters: Schema[] = params.map((name) => (PATH_PARAMETERS[name] ? { $ref: `#/components/parameters/path-${name}` } : parameterObject(name, 'path')));
-  for (const q of route.queryParameters ?? facts?.query ?? []) parameters.push(QUERY_PARAMETERS[q] ? { $ref: `#/components/parameters/${queryKey(q)}` } : parameterObject(q, 'query'));
+  const querystring = (facts?.querystring as { properties?: Record<string, unknown> } | undefined)?.properties;
+  for (const q of route.queryParameters ?? facts?.queryNames ?? Object.keys(querystring ?? {})) parameters.push(QUERY_PARAMETERS[q] ? { $ref: `#/components/parameters/${queryKey(q)}` } : parameterObject(q, 'query'));
   const responses: Record<string, Schema> = { [String(facts?.status ?? 200)]: successResponse(facts) };
   const errors = [400, 404, 500];
   if (!route.public) errors.push(401, 403);
@@ -87,7 +102,7 @@ export function operation(route: RouteEntry, facts: OperationFacts | undefined):
   };
   if (facts?.body) {
     const media = facts.bodyType ?? 'application/json';
-    op.requestBody = { required: true, content: { [media]: { schema: facts.body, ...(facts.example !== undefined ? { example: facts.example } : {}) } } };
+    op.requestBody = { required: (facts.body as { default?: unknown }).default === undefined, content: { [media]: { schema: named(facts.body), ...(facts.example !== undefined ? { example: facts.example } : {}) } } };
   }
   addConcurrencyHeaders(`${route.method} ${route.url}`, op);
   return op;
@@ -115,7 +130,7 @@ export function tableOperations(table: Table, schema: Schema, routes: RouteEntry
   for (const r of routes) {
     const key = `${r.method} ${r.url}`;
     if (!TABLE_OPERATIONS.includes(key) || (table.isView && r.method !== 'GET')) continue;
-    const facts = OPERATIONS[key]!;
+    const facts = r.schema ?? { summary: key };
     const list = r.url.endsWith(':table') && r.method === 'GET';
     const own: OperationFacts = {
       ...facts,
@@ -157,7 +172,7 @@ export function apiDocument(dict: Dictionary, routes: RouteEntry[], scope: Docum
   const paths: Record<string, Record<string, Schema>> = {};
   for (const r of routes) {
     const { path } = openApiPath(r.url);
-    (paths[path] ??= {})[r.method.toLowerCase()] = operation(r, OPERATIONS[`${r.method} ${r.url}`]);
+    (paths[path] ??= {})[r.method.toLowerCase()] = operation(r);
   }
   const records = recordSchemas(dict, scope);
   if (perTable) for (const t of scope.tables) Object.assign(paths, tableOperations(t, records[t.name]!, routes));

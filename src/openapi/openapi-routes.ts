@@ -14,6 +14,7 @@ import { loadViews, viewByName, visibleViews } from '../views/view-model.js';
 import { apiDocument, recordDocument } from './document.js';
 import { DOCS_PAGE } from './docs-page.js';
 import type { RouteEntry } from './route-catalogue.js';
+import { OBJECT } from './route-schema.js';
 
 /**
  * A document as YAML. The library is loaded on the first such request: a service that never
@@ -47,7 +48,7 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
   // The public text is built once per dictionary: it is large (every table's operations) and
   // anyone may ask for it.
   const publicText = new WeakMap<Dictionary, string>();
-  app.get('/api/v1/openapi.json', { config: { public: true, tokenOptional: true } }, async (req, reply) => {
+  app.get('/api/v1/openapi.json', { schema: { summary: 'This OpenAPI document (public; with a token it describes what the role may see)', answer: OBJECT, example: { openapi: '3.1.0', info: { title: 'Dictum', version: '0.1.0' } } }, config: { public: true, tokenOptional: true } }, async (req, reply) => {
     const dict = s.dictionary.current;
     const auth = req.auth as AuthContext | undefined;
     const tables = (only: (t: Table) => boolean) => dict.tables.filter((t) => t.isActive && only(t)).sort((a, b) => a.name.localeCompare(b.name));
@@ -57,14 +58,14 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
     return reply.type('application/json; charset=utf-8').send(text);
   });
 
-  app.get<{ Params: { table: string } }>('/api/v1/models/:table/yaml', async (req, reply) => {
+  app.get<{ Params: { table: string } }>('/api/v1/models/:table/yaml', { schema: { summary: "The table's OpenAPI description in YAML", binary: ['application/yaml'] } }, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
     assertTableAccess(req.auth, table);
     const doc = recordDocument(s.dictionary.current, routes, 'models', table.modelName, { tables: [table], views: [] }, VERSION);
     return reply.type('application/yaml; charset=utf-8').send(await yamlText(doc));
   });
 
-  app.get<{ Params: { view: string } }>('/api/v1/views/:view/yaml', async (req, reply) => {
+  app.get<{ Params: { view: string } }>('/api/v1/views/:view/yaml', { schema: { summary: "The view's OpenAPI description in YAML", binary: ['application/yaml'] } }, async (req, reply) => {
     const rc = rcOf(req);
     const all = await loadViews(rc);
     const view = viewByName(visibleViews(rc, all), req.params.view);
@@ -73,9 +74,9 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
     return reply.type('application/yaml; charset=utf-8').send(await yamlText(doc));
   });
 
-  app.get('/', { config: { public: true } }, async (_req, reply) => reply.redirect('/api/v1/docs', 302));
-  app.get('/api/v1/docs', { config: { public: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(DOCS_PAGE));
-  app.get<{ Params: { asset: string } }>('/api/v1/docs/:asset', { config: { public: true } }, async (req, reply) => {
+  app.get('/', { schema: { summary: 'Redirects to the documentation page', status: 302, example: '/api/v1/docs' }, config: { public: true } }, async (_req, reply) => reply.redirect('/api/v1/docs', 302));
+  app.get('/api/v1/docs', { schema: { summary: 'The interactive documentation page', binary: ['text/html'], example: '<!DOCTYPE html><html lang="en"><head><title>Dictum API</title>...' }, config: { public: true } }, async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(DOCS_PAGE));
+  app.get<{ Params: { asset: string } }>('/api/v1/docs/:asset', { schema: { summary: 'A file of the documentation page', binary: ['text/css', 'application/javascript', 'image/png'] }, config: { public: true } }, async (req, reply) => {
     const asset = Object.hasOwn(ASSETS, req.params.asset) ? ASSETS[req.params.asset] : undefined;
     if (!asset || !fs.existsSync(asset.file)) throw notFound('Not Found', `No documentation asset ${req.params.asset}`);
     return reply.type(asset.type).header('cache-control', asset.cache).send(fs.createReadStream(asset.file));

@@ -15,6 +15,8 @@ import { tabScope } from '../screens/tab-records.js';
 import type { Services } from '../services.js';
 import { tablePrintProcess } from './print-processes.js';
 import { printTab, zoomWindowSlug } from './print-window.js';
+import { ref } from '../openapi/answer-schemas.js';
+import { processInfoExample } from '../openapi/route-schema.js';
 
 const TYPES: readonly ReportType[] = ['HTML', 'CSV', 'XLS', 'XLSX', 'PDF'];
 
@@ -82,9 +84,9 @@ export const PRINT_OPTIONS = { config: { queryParameters: ['$report_type', 'repo
  * base64 in it (PDF in reportFile, archived on the record; other types in exportFile).
  */
 export async function printRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.get<{ Params: { table: string; id: string } }>('/api/v1/models/:table/:id/print', PRINT_OPTIONS, async (req) => printModelRecord(s, req, tableFromPath(s, req.params.table), req.params.id));
-  app.get<{ Params: { slug: string; id: string } }>('/api/v1/windows/:slug/:id/print', PRINT_OPTIONS, async (req) => printWindowRecord(s, req, req.params.slug, null, req.params.id));
-  app.get<{ Params: { slug: string; tab: string; id: string } }>('/api/v1/windows/:slug/tabs/:tab/:id/print', PRINT_OPTIONS, async (req) =>
+  app.get<{ Params: { table: string; id: string } }>('/api/v1/models/:table/:id/print', { ...PRINT_OPTIONS, schema: { summary: 'Print a record with its print format (report_type PDF, HTML, CSV, XLS)', answer: ref('ProcessInfo'), example: processInfoExample } }, async (req) => printModelRecord(s, req, tableFromPath(s, req.params.table), req.params.id));
+  app.get<{ Params: { slug: string; id: string } }>('/api/v1/windows/:slug/:id/print', { ...PRINT_OPTIONS, schema: { summary: 'Print a header record of a window', answer: ref('ProcessInfo'), example: processInfoExample } }, async (req) => printWindowRecord(s, req, req.params.slug, null, req.params.id));
+  app.get<{ Params: { slug: string; tab: string; id: string } }>('/api/v1/windows/:slug/tabs/:tab/:id/print', { ...PRINT_OPTIONS, schema: { summary: 'Print a record of a tab', answer: ref('ProcessInfo'), example: processInfoExample } }, async (req) =>
     printWindowRecord(s, req, req.params.slug, req.params.tab, req.params.id),
   );
 }

@@ -13,6 +13,8 @@ import { findProcess, listProcesses, processJson } from './process-definition.js
 import { cancelProcessJob, queueProcessJob, registerProcessJobs } from './process-jobs.js';
 import { jobById, listedJobs } from './job-records.js';
 import { ProcessImplementations, resolveRecord, runProcess, runProcessIn, type ProcessResult } from './runner.js';
+import { ref, listOf } from '../openapi/answer-schemas.js';
+import { OBJECT, documented } from '../openapi/route-schema.js';
 
 /**
  * With If-Match, a process run on a record (a document action through its process) starts only
@@ -64,7 +66,7 @@ export async function processRoutes(app: FastifyInstance, s: Services): Promise<
   const impls = processImplementations(s);
   registerProcessJobs(s, impls);
 
-  app.get('/api/v1/processes', async (req) => {
+  app.get('/api/v1/processes', { schema: { summary: 'Processes and reports the role may run', queryNames: ['$filter'], answer: listOf('processes', ref('SlugRow')), example: { processes: [{ id: 110, Name: 'Order Print', slug: 'rpt_c_order', 'model-name': 'ad_process' }] } } }, async (req) => {
     const q = req.query as Record<string, unknown>;
     // The upstream collection writes `filter` without the dollar sign.
     const text = q.$filter ?? q.filter;
@@ -73,23 +75,23 @@ export async function processRoutes(app: FastifyInstance, s: Services): Promise<
     return { processes: await listProcesses(s.db, s.dictionary.current, req.auth, filter) };
   });
 
-  app.get('/api/v1/processes/jobs', async (req) => {
+  app.get('/api/v1/processes/jobs', { schema: { summary: 'Background process runs of the user', answer: listOf('jobs', ref('Job')), example: { jobs: [] } } }, async (req) => {
     const retention = await s.sysConfig.getInt(JOB_RETENTION_SETTING, DEFAULT_JOB_RETENTION_MINUTES, req.auth.clientId);
     return { jobs: await listedJobs(s.db, req.auth, Math.max(0, retention) * 60_000) };
   });
 
-  app.get('/api/v1/processes/jobs/:id', async (req) => {
+  app.get('/api/v1/processes/jobs/:id', { schema: { summary: 'A background process run', answer: ref('Job'), example: { id: 1000000, processing: false } } }, async (req) => {
     const job = await jobById(s.db, req.auth, jobIdOf(req.params));
     if (!job) throw notFound('Job not found', `No job found matching id ${(req.params as { id: string }).id}`);
     return job;
   });
 
-  app.delete('/api/v1/processes/jobs/:id', async (req, reply) => {
+  app.delete('/api/v1/processes/jobs/:id', { schema: { summary: 'Cancel a queued background run (200) or ask a running one to stop (202)', answer: ref('Job'), example: { id: 1000000, state: 'cancelled' } } }, async (req, reply) => {
     const { status, job } = await cancelProcessJob(s, req.auth, jobIdOf(req.params));
     return reply.code(status).send(job);
   });
 
-  app.post('/api/v1/processes/jobs/:slug', async (req, reply) => {
+  app.post('/api/v1/processes/jobs/:slug', { schema: { summary: 'Run a process in the background (202, Location names the run)', status: 202, body: documented(OBJECT), answer: ref('Job'), example: { 'record-id': 102 } } }, async (req, reply) => {
     const { slug } = req.params as { slug: string };
     const def = await findProcess(s.db, req.auth, slug);
     // Without notification-type the original mails the user and leaves a notice.
@@ -98,13 +100,13 @@ export async function processRoutes(app: FastifyInstance, s: Services): Promise<
     return reply.code(202).header('location', `/api/v1/processes/jobs/${job.id}`).send(job);
   });
 
-  app.get('/api/v1/processes/:slug', async (req) => {
+  app.get('/api/v1/processes/:slug', { schema: { summary: 'A process with its parameters', answer: ref('SlugRow'), example: { id: 110, Name: 'Order Print', slug: 'rpt_c_order', parameters: [] } } }, async (req) => {
     const { slug } = req.params as { slug: string };
     const def = await findProcess(s.db, req.auth, slug, 'read');
     return processJson(s.db, s.dictionary.current, def);
   });
 
-  app.post('/api/v1/processes/:slug', async (req) => {
+  app.post('/api/v1/processes/:slug', { schema: { summary: 'Run a process or report (parameters by column name; report-type PDF, HTML, CSV, XLS)', body: documented(OBJECT), answer: ref('ProcessInfo'), example: { 'record-id': 102, 'report-type': 'PDF' } } }, async (req) => {
     const { slug } = req.params as { slug: string };
     const def = await findProcess(s.db, req.auth, slug);
     const request = parseRunBody(def.params, req.body, todayOf());

@@ -9,6 +9,8 @@ import type { Services } from '../services.js';
 import { scheduleProblem } from './schedule-plan.js';
 import { schedulerNode, schedulerServerRow, schedulerVisible, setSchedulerState, type SchedulerServerRow } from './scheduler-servers.js';
 import { isInManager, SCHEDULER_NOT_MANAGED, SCHEDULER_STARTED, schedulerServerId, schedulerStateText } from './scheduler-state.js';
+import { Type } from '@sinclair/typebox';
+import { Open } from '../openapi/answer-schemas.js';
 
 const invalidScheduler = (id: string): ApiError => new ApiError(404, 'Invalid scheduler Id', `No match found for scheduler id: ${id}`);
 
@@ -27,6 +29,9 @@ async function schedulerRow(s: Services, auth: AuthContext, idText: string): Pro
   if (!row || !schedulerVisible(auth, row)) throw invalidScheduler(idText);
   return row;
 }
+
+/** A scheduler as the document describes its answer. */
+const scheduler = Open({ id: Type.Optional(Type.Integer()), name: Type.Optional(Type.String()), schedulerState: Type.Optional(Type.String()) }, 'A scheduler and its state in the server manager');
 
 /** The scheduler record as /models serialises it, plus its server: id, state and (while it has one) node. */
 async function schedulerJson(s: Services, req: FastifyRequest, id: number): Promise<Record<string, unknown>> {
@@ -47,13 +52,13 @@ async function schedulerJson(s: Services, req: FastifyRequest, id: number): Prom
  * it: Stopped) of a scheduler, under /servers/schedulers/{id} and /schedulers/{id}.
  */
 export async function schedulerRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  for (const base of ['/api/v1/schedulers/:id', '/api/v1/servers/schedulers/:id']) {
-    app.get(base, async (req) => {
+  for (const [base, where] of [['/api/v1/schedulers/:id', ''], ['/api/v1/servers/schedulers/:id', ' (under servers)']] as const) {
+    app.get(base, { schema: { summary: `A scheduler${where}`, answer: scheduler, example: { id: 100, name: 'Nightly', schedulerState: 'Started' } } }, async (req) => {
       const row = await schedulerRow(s, req.auth, (req.params as { id: string }).id);
       return schedulerJson(s, req, row.id);
     });
 
-    app.post(base, async (req, reply) => {
+    app.post(base, { schema: { summary: `Add a scheduler to the server manager and start it${where}`, status: 201, answer: scheduler, example: { id: 100, name: 'Nightly', schedulerState: 'Started' } } }, async (req, reply) => {
       const row = await schedulerRow(s, req.auth, (req.params as { id: string }).id);
       await assertMayControlProcessor(s.db, req.auth, schedulerTable(s), row, 'add scheduler', schedulerServerId(row.id));
       if (isInManager(row.state)) throw conflict('Scheduler already managed', `The server ${schedulerServerId(row.id)} already runs scheduler ${row.id}`);
@@ -64,7 +69,7 @@ export async function schedulerRoutes(app: FastifyInstance, s: Services): Promis
       return reply.code(201).send(await schedulerJson(s, req, row.id));
     });
 
-    app.delete(base, async (req) => {
+    app.delete(base, { schema: { summary: `Remove a scheduler from the server manager${where}`, answer: scheduler, example: { id: 100, name: 'Nightly', schedulerState: 'NotManaged' } } }, async (req) => {
       const row = await schedulerRow(s, req.auth, (req.params as { id: string }).id);
       await assertMayControlProcessor(s.db, req.auth, schedulerTable(s), row, 'remove scheduler', schedulerServerId(row.id));
       await setSchedulerState(s.db, row.id, SCHEDULER_NOT_MANAGED, req.auth.userId);

@@ -14,6 +14,11 @@ import { parseTabExpand, parseTabListOptions, tabRecord, tabRecordsPage, tabScop
 import { createTabRecord, deleteTabRecord, updateTabRecord, type TabWrite } from './tab-writes.js';
 import { parseWindowListOptions, windowList } from './window-list.js';
 import { FIELD_COLUMNS, accessibleWindows, headerTab, tabBySlug, tabRecord as tabDefinition, windowBySlug, windowRecord, windowTabs } from './window-model.js';
+import { Type } from '@sinclair/typebox';
+import { ref, listOf, Open } from '../openapi/answer-schemas.js';
+import { OBJECT, deleted, documented, windowRecordsExample } from '../openapi/route-schema.js';
+
+const windowRecordSchema = ref('DictionaryRow');
 
 /** Carries a dry run's answer out of the transaction it rolls back. */
 class DryRun {
@@ -44,19 +49,19 @@ export async function screenRoutes(app: FastifyInstance, s: Services): Promise<v
     return { 'page-count': page.pageCount, 'page-size': page.pageSize, 'page-number': page.pageNo, 'row-count': page.rowCount, [key]: page.records };
   };
 
-  app.get('/api/v1/windows', { config: { queryParameters: ['$filter', '$expand', '$select', 'locale'] } }, async (req) => {
+  app.get('/api/v1/windows', { schema: { summary: 'Windows the role may open ($expand=AD_Tab,AD_Field adds tabs and fields)', answer: listOf('windows', ref('SlugRow')), example: { windows: [{ id: 143, Name: 'Sales Order', slug: 'sales-order', 'model-name': 'ad_window' }] } }, config: { queryParameters: ['$filter', '$expand', '$select', 'locale'] } }, async (req) => {
     const { rc, access } = await context(req);
     const options = parseWindowListOptions(rc.dict, req.query as Record<string, unknown>);
     const windows = await accessibleWindows(rc, access, filterOf(req.query));
     return { windows: await windowList(rc, access, windows, options) };
   });
 
-  app.get<{ Params: P }>('/api/v1/windows/:window/tabs', async (req) => {
+  app.get<{ Params: P }>('/api/v1/windows/:window/tabs', { schema: { summary: 'A window with its tabs', answer: Open({ slug: Type.Optional(Type.String()), tabs: Type.Optional(Type.Array(ref('SlugRow'))) }), example: { id: 143, Name: 'Sales Order', slug: 'sales-order', tabs: [{ id: 186, Name: 'Order', slug: 'order', TabLevel: 0 }] } } }, async (req) => {
     const { rc, window, tabs } = await windowAndTabs(req);
     return { ...windowRecord(rc, window), tabs: tabs.map((t) => tabDefinition(rc, t)) };
   });
 
-  app.get<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/fields', async (req) => {
+  app.get<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/fields', { schema: { summary: 'Fields of a tab', queryNames: ['$filter'], answer: listOf('fields', ref('DictionaryRow')), example: { fields: [{ id: 1082, Name: 'Document No', 'model-name': 'ad_field' }] } } }, async (req) => {
     const { rc, tabs } = await windowAndTabs(req);
     const tab = tabBySlug(tabs, req.params.tab);
     const filter = filterOf(req.query);
@@ -69,23 +74,23 @@ export async function screenRoutes(app: FastifyInstance, s: Services): Promise<v
     return { fields: records };
   });
 
-  app.get<{ Params: P }>('/api/v1/windows/:window', async (req, reply) => {
+  app.get<{ Params: P }>('/api/v1/windows/:window', { schema: { summary: 'Records of the header tab', queryNames: ['$filter', '$sort_column', '$page_no'], answer: ref('WindowRecords'), example: windowRecordsExample } }, async (req, reply) => {
     const { rc, tabs } = await windowAndTabs(req);
     const tab = headerTab(tabs, req.params.window);
     return pageReply(reply, await tabRecordsPage(rc, tab, parseTabListOptions(req.query as Record<string, unknown>)), 'window-records');
   });
 
-  app.get<{ Params: P }>('/api/v1/windows/:window/:id', async (req) => {
+  app.get<{ Params: P }>('/api/v1/windows/:window/:id', { schema: { summary: 'A header record', queryNames: ['$expand'], answer: windowRecordSchema, example: { id: 102, documentNo: '80000' } } }, async (req) => {
     const { rc, tabs } = await windowAndTabs(req);
     return tabRecord(rc, tabs, headerTab(tabs, req.params.window), req.params.id, parseTabExpand(req.query as Record<string, unknown>));
   });
 
-  app.get<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id', async (req) => {
+  app.get<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id', { schema: { summary: 'A record of a tab', queryNames: ['$expand'], answer: windowRecordSchema, example: { id: 1000000, line: 10 } } }, async (req) => {
     const { rc, tabs } = await windowAndTabs(req);
     return tabRecord(rc, tabs, tabBySlug(tabs, req.params.tab), req.params.id, parseTabExpand(req.query as Record<string, unknown>));
   });
 
-  app.get<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id/:child', async (req, reply) => {
+  app.get<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id/:child', { schema: { summary: 'Records of a child tab under a record', queryNames: ['$filter', '$sort_column', '$page_no'], answer: ref('WindowRecords'), example: windowRecordsExample } }, async (req, reply) => {
     const { rc, tabs } = await windowAndTabs(req);
     const parent = tabBySlug(tabs, req.params.tab);
     const child = tabBySlug(tabs, req.params.child);
@@ -119,33 +124,33 @@ export async function screenRoutes(app: FastifyInstance, s: Services): Promise<v
       });
     return reply.code(200).send(dry.body);
   };
-  app.post<{ Params: P }>('/api/v1/windows/:window', async (req, reply) => {
+  app.post<{ Params: P }>('/api/v1/windows/:window', { schema: { summary: 'Create a header record (child tab records as arrays under their slugs)', status: 201, body: documented(windowRecordSchema), answer: windowRecordSchema, example: { C_BPartner_ID: 118, description: 'A new order' } } }, async (req, reply) => {
     const w = await writeTarget(req);
     return write(req, reply, 201, (tx) => createTabRecord(s, req.auth, tx, w, null, req.body));
   });
-  app.post<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id/:child', async (req, reply) => {
+  app.post<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id/:child', { schema: { summary: 'Create a child tab record under a record', status: 201, body: documented(windowRecordSchema), answer: windowRecordSchema, example: { M_Product_ID: 128, qtyEntered: 1 } } }, async (req, reply) => {
     const w = await writeTarget(req, req.params.child);
     const parent = tabBySlug(w.tabs, req.params.tab);
     return write(req, reply, 201, (tx) => createTabRecord(s, req.auth, tx, w, { tab: parent, id: req.params.id }, req.body));
   });
-  app.put<{ Params: P }>('/api/v1/windows/:window/:id', async (req, reply) => {
+  app.put<{ Params: P }>('/api/v1/windows/:window/:id', { schema: { summary: 'Update a header record', body: documented(windowRecordSchema), answer: windowRecordSchema, example: { description: 'A changed description' } } }, async (req, reply) => {
     const w = await writeTarget(req);
     return write(req, reply, 200, (tx) => updateTabRecord(s, req.auth, tx, w, req.params.id, req.body));
   });
-  app.put<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id', async (req, reply) => {
+  app.put<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id', { schema: { summary: 'Update a record of a tab', body: documented(windowRecordSchema), answer: windowRecordSchema, example: { qtyEntered: 2 } } }, async (req, reply) => {
     const w = await writeTarget(req, req.params.tab);
     return write(req, reply, 200, (tx) => updateTabRecord(s, req.auth, tx, w, req.params.id, req.body));
   });
-  app.delete<{ Params: P }>('/api/v1/windows/:window/:id', async (req) => {
+  app.delete<{ Params: P }>('/api/v1/windows/:window/:id', { schema: { summary: 'Delete a header record', ...deleted } }, async (req) => {
     const w = await writeTarget(req);
     return s.db.tx((tx) => deleteTabRecord(s, req.auth, tx, w, req.params.id));
   });
-  app.delete<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id', async (req) => {
+  app.delete<{ Params: P }>('/api/v1/windows/:window/tabs/:tab/:id', { schema: { summary: 'Delete a record of a tab', ...deleted } }, async (req) => {
     const w = await writeTarget(req, req.params.tab);
     return s.db.tx((tx) => deleteTabRecord(s, req.auth, tx, w, req.params.id));
   });
 
-  app.get('/api/v1/forms', { config: { queryParameters: ['$filter', 'locale'] } }, async (req, reply) => {
+  app.get('/api/v1/forms', { schema: { summary: 'Forms the role may open', answer: listOf('forms', ref('SlugRow')), example: { forms: [{ id: 101, Name: 'Payment Allocation', slug: 'payment-allocation' }] } }, config: { queryParameters: ['$filter', 'locale'] } }, async (req, reply) => {
     const { rc, access } = await context(req);
     const filter = filterOf(req.query);
     // By id, as the original's list (its order by id replaces the order by name it sets first).
@@ -159,7 +164,7 @@ export async function screenRoutes(app: FastifyInstance, s: Services): Promise<v
     return { forms };
   });
 
-  app.get<{ Params: P }>('/api/v1/menutree/:treeId', async (req) => {
+  app.get<{ Params: P }>('/api/v1/menutree/:treeId', { schema: { summary: 'The menu tree as the role sees it', answer: Open({ Name: Type.Optional(Type.String()), entries: Type.Optional(Type.Array(OBJECT)) }), example: { Name: 'Menu', entries: [{ id: 116, Name: 'Sales Order', entries: [] }] } } }, async (req) => {
     const { rc, access } = await context(req);
     if (!/^\d{1,9}$/.test(req.params.treeId)) throw badRequest('Invalid menu tree', `${req.params.treeId} is not a tree id`);
     return menuTree(rc, access, Number(req.params.treeId));

@@ -21,6 +21,12 @@ import type { Services } from '../services.js';
 import type { BackgroundServer } from './background-server.js';
 import { assertMayControlProcessor, serverAccessDenied } from './server-access.js';
 import { parseServerId, serverDetail, serverEntry } from './server-registry.js';
+import { listOf, Open } from '../openapi/answer-schemas.js';
+import { Type } from '@sinclair/typebox';
+import { OBJECT } from '../openapi/route-schema.js';
+
+const serverJob = Open({ id: Type.Optional(Type.String()), name: Type.Optional(Type.String()), state: Type.Optional(Type.String()) }, 'A background server of a node');
+const serverJobs = listOf('servers', serverJob);
 
 const invalidServer = (id: string): ApiError => new ApiError(404, 'Invalid server Id', `No match found for server id: ${id}`);
 
@@ -138,20 +144,20 @@ async function runScheduler(s: Services, row: SchedulerServerRow): Promise<void>
 }
 
 export async function serverRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.get('/api/v1/servers', async (req) => ({ servers: await visibleServers(s, req, 'GET', '/api/v1/servers') }));
+  app.get('/api/v1/servers', { schema: { summary: 'Background servers of the nodes', answer: serverJobs, example: { servers: [{ id: 'Scheduler100', name: 'Nightly', state: 'Started' }] } } }, async (req) => ({ servers: await visibleServers(s, req, 'GET', '/api/v1/servers') }));
 
-  app.get('/api/v1/servers/:id', async (req, reply) => {
+  app.get('/api/v1/servers/:id', { schema: { summary: 'A background server', answer: serverJob, example: { id: 'Scheduler100', name: 'Nightly', state: 'Started' } } }, async (req, reply) => {
     const t = await target(s, req, reply, 'get server');
     return t ? detailOf(s, t) : reply;
   });
 
-  app.get('/api/v1/servers/:id/logs', async (req, reply) => {
+  app.get('/api/v1/servers/:id/logs', { schema: { summary: 'Log of a background server', answer: listOf('logs', OBJECT), example: { logs: [] } } }, async (req, reply) => {
     const t = await target(s, req, reply, 'get server logs');
     if (!t) return reply;
     return { logs: t.kind === 'service' ? t.server.logs() : await schedulerServerLogs(s.db, t.row.id) };
   });
 
-  app.post('/api/v1/servers/:id/state', async (req, reply) => {
+  app.post('/api/v1/servers/:id/state', { schema: { summary: 'Start or stop a background server', answer: serverJob, example: { id: 'Scheduler100', state: 'Stopped' } } }, async (req, reply) => {
     const t = await target(s, req, reply, 'change server state');
     if (!t) return reply;
     if (t.kind === 'scheduler') {
@@ -170,7 +176,7 @@ export async function serverRoutes(app: FastifyInstance, s: Services): Promise<v
     return detailOf(s, t);
   });
 
-  app.post('/api/v1/servers/:id/run', async (req, reply) => {
+  app.post('/api/v1/servers/:id/run', { schema: { summary: 'Run a background server now', answer: serverJob, example: { id: 'Scheduler100', state: 'Started' } } }, async (req, reply) => {
     const t = await target(s, req, reply, 'run now');
     if (!t) return reply;
     if (t.kind === 'scheduler') {
@@ -182,7 +188,7 @@ export async function serverRoutes(app: FastifyInstance, s: Services): Promise<v
     return detailOf(s, t);
   });
 
-  app.post('/api/v1/servers/reload', async (req) => {
+  app.post('/api/v1/servers/reload', { schema: { summary: 'Reload the background servers', answer: serverJobs, example: { servers: [] } } }, async (req) => {
     if (!isSystemAdministrator(req.auth)) throw serverAccessDenied('reload servers', '');
     await reloadServers(s, req);
     return { servers: await visibleServers(s, req, 'POST', '/api/v1/servers/reload') };

@@ -6,6 +6,8 @@ import { readDictionaryRecords } from '../read-services/dictionary-records.js';
 import type { ReadContext } from '../records/read/read-context.js';
 import { FragmentError } from '../sql-fragments/fragment-check.js';
 import { statusLineMessage } from './status-line.js';
+import { Type } from '@sinclair/typebox';
+import { ref, listOf, Open } from '../openapi/answer-schemas.js';
 
 type Row = Record<string, unknown>;
 
@@ -32,7 +34,7 @@ async function messageOf(s: Services, rc: ReadContext, row: Row, texts: Map<numb
 export async function statusLineRoutes(app: FastifyInstance, s: Services): Promise<void> {
   const table = () => s.dictionary.current.byName.get('ad_statusline')!;
 
-  app.get('/api/v1/statuslines', { config: { queryParameters: ['$filter', 'with_messages', 'locale'] } }, async (req) => {
+  app.get('/api/v1/statuslines', { schema: { summary: 'Status lines (with_messages=true: their text)', answer: listOf('statusLines', ref('DictionaryRow')), example: { statusLines: [{ id: 1000000, Name: 'Open orders', 'model-name': 'ad_statusline' }] } }, config: { queryParameters: ['$filter', 'with_messages', 'locale'] } }, async (req) => {
     const rc = readContext(s, req);
     const query = req.query as Record<string, unknown>;
     const filter = typeof query.$filter === 'string' ? query.$filter : undefined;
@@ -44,7 +46,7 @@ export async function statusLineRoutes(app: FastifyInstance, s: Services): Promi
     return { statusLines: records };
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/statuslines/:id', async (req) => {
+  app.get<{ Params: { id: string } }>('/api/v1/statuslines/:id', { schema: { summary: 'A status line with its message', answer: Open({ message: Type.Optional(Type.String()) }), example: { message: '3 open orders' } } }, async (req) => {
     const rc = readContext(s, req);
     const id = req.params.id;
     if (!/^\d{1,15}$/.test(id) && !UUID.test(id)) throw notFound('Status Line not found', `No valid status line with the given id = ${id}`);

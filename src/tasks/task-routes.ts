@@ -11,6 +11,9 @@ import { whereClause } from '../records/read/where.js';
 import type { JsonObject } from '../records/serialize.js';
 import type { Services } from '../services.js';
 import { splitCommand } from './command-line.js';
+import { Type } from '@sinclair/typebox';
+import { ref, listOf, Open } from '../openapi/answer-schemas.js';
+import { OBJECT, documented } from '../openapi/route-schema.js';
 
 const OUTPUT_LIMIT = 1024 * 1024;
 
@@ -88,7 +91,7 @@ function runCommand(command: string, timeoutMs: number): Promise<RunOutcome & { 
  * from the request), with a timeout, and is logged with its output.
  */
 export async function taskRoutes(app: FastifyInstance, s: Services): Promise<void> {
-  app.get('/api/v1/tasks', { config: { queryParameters: ['$filter', 'locale'] } }, async (req) => {
+  app.get('/api/v1/tasks', { schema: { summary: 'Operating system tasks the role may run', answer: listOf('tasks', ref('SlugRow')), example: { tasks: [{ id: 100, Name: 'Backup', slug: 'backup' }] } }, config: { queryParameters: ['$filter', 'locale'] } }, async (req) => {
     requireSystemAdministrator(req.auth);
     const text = (req.query as { $filter?: unknown }).$filter;
     if (Array.isArray(text)) throw badRequest('Invalid query', '$filter is given more than once');
@@ -96,12 +99,12 @@ export async function taskRoutes(app: FastifyInstance, s: Services): Promise<voi
     return { tasks: (await activeTasks(s, req, filter)).map((t) => t.record) };
   });
 
-  app.get('/api/v1/tasks/:slug', async (req) => {
+  app.get('/api/v1/tasks/:slug', { schema: { summary: 'A task', answer: ref('SlugRow'), example: { id: 100, Name: 'Backup', slug: 'backup' } } }, async (req) => {
     requireSystemAdministrator(req.auth);
     return (await taskBySlug(s, req, (req.params as { slug: string }).slug)).record;
   });
 
-  app.post('/api/v1/tasks/:slug', async (req) => {
+  app.post('/api/v1/tasks/:slug', { schema: { summary: 'Run a task', body: documented(OBJECT), answer: Open({ exitValue: Type.Integer(), stdOut: Type.String(), stdErr: Type.String() }), example: {} } }, async (req) => {
     requireSystemAdministrator(req.auth);
     const task = await taskBySlug(s, req, (req.params as { slug: string }).slug);
     const started = Date.now();

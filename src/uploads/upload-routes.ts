@@ -13,6 +13,9 @@ import { UploadSigningSecret } from './signing-secret.js';
 import { PeriodicTask } from '../servers/periodic-task.js';
 import { pieceStream } from '../http/byte-stream.js';
 import { noteSpentBytes } from '../db/spent-bytes.js';
+import { Type } from '@sinclair/typebox';
+import { ref, listOf, Open } from '../openapi/answer-schemas.js';
+import { FILE, OBJECT, documented } from '../openapi/route-schema.js';
 
 type Params = { uploadId: string; chunkOrder: string };
 const PRESIGNED_PARAMS = Object.values(PRESIGN);
@@ -41,7 +44,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
   const signed = async (method: PresignedMethod, u: UploadSession, seconds: number): Promise<string> =>
     presignQuery(await secret.get(), method, u.uploadId, u.userId, Date.now(), seconds);
 
-  app.post('/api/v1/uploads', async (req, reply) => {
+  app.post('/api/v1/uploads', { schema: { summary: 'Start a chunked upload', status: 201, body: documented(Open({ fileName: Type.String(), contentType: Type.Optional(Type.String()), fileSize: Type.Integer(), chunkSize: Type.Optional(Type.Integer()), sha256: Type.Optional(Type.String()) })), answer: Open({ uploadId: Type.String(), chunkSize: Type.Integer(), expiresAt: Type.String({ format: 'date-time' }), presignedURL: Type.String() }), example: { fileName: 'scan.pdf', contentType: 'application/pdf', fileSize: 5242880 } } }, async (req, reply) => {
     const r = parseSessionRequest(req.body);
     // The image is made when the last chunk arrives, possibly through a presigned URL: the role that may make it is checked now.
     if (r.uploadLocation === 'IMAGE') assertWritableRow(req.auth, tableFromPath(s, 'ad_image'), req.auth.clientId, req.auth.orgId, 'create');
@@ -50,7 +53,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
     return reply.code(201).send({ uploadId: u.uploadId, chunkSize: u.chunkSize, expiresAt: u.expiresAt.toISOString(), presignedURL: `v1/uploads/${u.uploadId}/chunks/{chunkOrder}?${query}` });
   });
 
-  app.get('/api/v1/uploads', async (req) => {
+  app.get('/api/v1/uploads', { schema: { summary: 'Uploads of the user', answer: listOf('uploads', ref('Upload')), example: { uploads: [] } } }, async (req) => {
     const list = await pendingSessions(s.db, req.auth);
     const now = Date.now();
     return { uploads: await Promise.all(list.map(async (u) => statusAnswer(u, await chunkInfos(s.db, u.pk), now))) };
@@ -58,7 +61,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
 
   app.get<{ Params: Params }>(
     '/api/v1/uploads/:uploadId',
-    { onRequest: checkPresigned('GET'), config: { presignable: true, queryParameters: ['expiresInSeconds', 'locale', ...PRESIGNED_PARAMS] } },
+    { schema: { summary: 'State of an upload', answer: ref('Upload'), example: { uploadId: 'b1c2...', fileName: 'scan.pdf', status: 'IN_PROGRESS' } }, onRequest: checkPresigned('GET'), config: { presignable: true, queryParameters: ['expiresInSeconds', 'locale', ...PRESIGNED_PARAMS] } },
     async (req) => {
       const u = await requireSession(s.db, req.params.uploadId, callerOf(req));
       const body: Record<string, unknown> = statusAnswer(u, await chunkInfos(s.db, u.pk), Date.now());
@@ -76,7 +79,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
     },
   );
 
-  app.delete<{ Params: Params }>('/api/v1/uploads/:uploadId', async (req) => {
+  app.delete<{ Params: Params }>('/api/v1/uploads/:uploadId', { schema: { summary: 'Cancel an upload', answer: ref('Message'), example: { message: 'Upload b1c2... canceled successfully.' } } }, async (req) => {
     await s.db.tx(async (tx) => {
       const u = await requireSession(tx, req.params.uploadId, req.auth.userId, true);
       if (!u.active) throw badRequest('Upload canceled', `Upload session ${u.uploadId} has been canceled`);
@@ -87,7 +90,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
 
   app.get<{ Params: Params }>(
     '/api/v1/uploads/:uploadId/file',
-    { onRequest: checkPresigned('GET'), config: { presignable: true, queryParameters: ['json', 'asJson', 'locale', ...PRESIGNED_PARAMS] } },
+    { schema: { summary: 'The uploaded file (json=true: base64 in JSON)', binary: FILE, answer: Open({ fileName: Type.Optional(Type.String()), contentType: Type.Optional(Type.String()), data: Type.String({ contentEncoding: 'base64' }) }), example: { fileName: 'scan.pdf', contentType: 'application/pdf', data: 'JVBERi0...' } }, onRequest: checkPresigned('GET'), config: { presignable: true, queryParameters: ['json', 'asJson', 'locale', ...PRESIGNED_PARAMS] } },
     async (req, reply) => {
       const u = await requireSession(s.db, req.params.uploadId, callerOf(req));
       await assertCompleted(s.db, u);
@@ -109,7 +112,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_CHUNK_SIZE }, (_req, body, done) => done(null, body));
     scope.put<{ Params: Params }>(
       '/api/v1/uploads/:uploadId/chunks/:chunkOrder',
-      { bodyLimit: MAX_CHUNK_SIZE, onRequest: checkPresigned('PUT'), config: { presignable: true, queryParameters: ['locale', ...PRESIGNED_PARAMS] } },
+      { schema: { summary: 'Send one chunk of an upload', body: documented(Type.String({ format: 'binary' })), bodyType: 'application/octet-stream', answer: Open({ uploadId: Type.Optional(Type.String()), chunkOrder: Type.Optional(Type.Integer()) }), example: { uploadId: 'b1c2...', chunkOrder: 1, receivedSize: 1048576 } }, bodyLimit: MAX_CHUNK_SIZE, onRequest: checkPresigned('PUT'), config: { presignable: true, queryParameters: ['locale', ...PRESIGNED_PARAMS] } },
       async (req) => {
         try {
           return await putChunk(s, req, callerOf(req));
@@ -122,7 +125,7 @@ export async function uploadRoutes(app: FastifyInstance, s: Services): Promise<v
   });
 
   // 200, as the original's copy answers (UploadResourceImpl.copyUploadedFile returns Response.ok).
-  app.post<{ Params: Params }>('/api/v1/uploads/:uploadId/copy', async (req) => s.db.tx((tx) => copyUpload(s, req, tx)));
+  app.post<{ Params: Params }>('/api/v1/uploads/:uploadId/copy', { schema: { summary: 'Attach an uploaded file to a record or archive', body: documented(Open({ tableName: Type.Optional(Type.String()), recordId: Type.Optional(Type.Integer()) })), answer: OBJECT, example: { tableName: 'c_order', recordId: 102, copyLocation: 'ATTACHMENT' } } }, async (req) => s.db.tx((tx) => copyUpload(s, req, tx)));
 
   // The upload cleaner server of the instance.
   const cleaner = new PeriodicTask({

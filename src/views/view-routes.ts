@@ -15,6 +15,9 @@ import type { Services } from '../services.js';
 import { staleReads } from '../records/http/models-routes.js';
 import { loadViews, viewByName, visibleViews, type RestView, type ViewColumn } from './view-model.js';
 import { fromViewBody, mapExpand, mapFilter, mapOrder, mapSelect, propertyColumn, rewriteViewQuery, setPath, toViewRecord } from './view-mapping.js';
+import { Type } from '@sinclair/typebox';
+import { ref, listOf, Open } from '../openapi/answer-schemas.js';
+import { FILE, deleted, processInfoExample, recordsExample } from '../openapi/route-schema.js';
 
 type P = { view: string; id: string; property: string };
 /** What the view helpers read of a request: the caller and the view's name in the path. */
@@ -86,7 +89,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
     return parseReadOptions(rewriteViewQuery(view, req.query as Record<string, unknown>), l.maxTop, l.separator);
   };
 
-  app.get('/api/v1/views', async (req) => {
+  app.get('/api/v1/views', { schema: { summary: 'REST views', answer: listOf('views', Open({ name: Type.Optional(Type.String()), tableName: Type.Optional(Type.String()) })), example: { views: [{ id: 1, name: 'users', tableName: 'AD_User', columns: [] }] } } }, async (req) => {
     const rc = rcOf(req.auth);
     const all = await loadViews(rc);
     const ref = (id: number): JsonObject | null => {
@@ -110,7 +113,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
     return { views };
   });
 
-  app.get<{ Params: P }>('/api/v1/views/:view', async (req, reply) => {
+  app.get<{ Params: P }>('/api/v1/views/:view', { schema: { summary: 'Records of a view', queryNames: ['$filter', '$orderby', '$top', '$skip', '$select', '$expand', '$valrule', '$context', 'showsql', 'label', 'showlabel'], answer: ref('Records'), example: recordsExample } }, async (req, reply) => {
     const { rc, views, view } = await target(req);
     const o = viewReadOptions(views, view, await options(req, view));
     const result = await staleReads(s, req).connection((q) => listRecords({ ...rc, q }, view.table, o, viewScope(view)));
@@ -124,7 +127,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
     return body;
   });
 
-  app.get<{ Params: P }>('/api/v1/views/:view/:id', async (req) => {
+  app.get<{ Params: P }>('/api/v1/views/:view/:id', { schema: { summary: 'One record of a view', queryNames: ['$select', '$expand', 'showsql', 'showlabel'], answer: ref('Record'), example: { id: 102, name: 'GardenAdmin', 'view-name': 'users' } } }, async (req) => {
     const { rc, views, view } = await target(req);
     const o = viewReadOptions(views, view, await options(req, view));
     const { record, sql } = await getRecord(rc, view.table, req.params.id, o, viewScope(view));
@@ -141,23 +144,23 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
     const { row } = await getRecord(rc, view.table, req.params.id, { select: [key.name], showSql: false }, viewScope(view));
     return { view, id: Number(row[key.dbName]) };
   };
-  app.get<{ Params: P }>('/api/v1/views/:view/:id/archives', async (req) => {
+  app.get<{ Params: P }>('/api/v1/views/:view/:id/archives', { schema: { summary: 'Archived documents of a view record', answer: listOf('archives', ref('DictionaryRow')), example: { archives: [] } } }, async (req) => {
     const { view, id } = await viewRecordId(req);
     return archiveList(s, req.auth, view.table, id);
   });
-  app.get<{ Params: P & { archiveId: string } }>('/api/v1/views/:view/:id/archives/:archiveId', ARCHIVE_FILE_OPTIONS, async (req, reply) => {
+  app.get<{ Params: P & { archiveId: string } }>('/api/v1/views/:view/:id/archives/:archiveId', { ...ARCHIVE_FILE_OPTIONS, schema: { summary: 'An archived document of a view record (json=true: base64 in JSON)', binary: FILE, answer: Open({ data: Type.String({ contentEncoding: 'base64' }) }), example: { data: 'JVBERi0xLjcK...' } } }, async (req, reply) => {
     const { view, id } = await viewRecordId(req);
     return archiveFile(s, req, reply, view.table, id, req.params.archiveId);
   });
 
   // Attachments and prints of a view's record are those of its table's record, reached through the view.
-  await mountAttachmentRoutes(app, s, '/api/v1/views/:view/:id/attachments', async (req) => (await viewRecordId(req as ViewPath & typeof req)).view.table);
-  app.get<{ Params: P }>('/api/v1/views/:view/:id/print', PRINT_OPTIONS, async (req) => {
+  await mountAttachmentRoutes(app, s, '/api/v1/views/:view/:id/attachments', async (req) => (await viewRecordId(req as ViewPath & typeof req)).view.table, 'a view record');
+  app.get<{ Params: P }>('/api/v1/views/:view/:id/print', { ...PRINT_OPTIONS, schema: { summary: 'Print a record of a view', answer: ref('ProcessInfo'), example: processInfoExample } }, async (req) => {
     const { view, id } = await viewRecordId(req);
     return printModelRecord(s, req, view.table, String(id));
   });
 
-  app.get<{ Params: P }>('/api/v1/views/:view/:id/:property', async (req) => {
+  app.get<{ Params: P }>('/api/v1/views/:view/:id/:property', { schema: { summary: 'One property of a view record', answer: ref('Record'), example: { id: 102, name: 'GardenAdmin' } } }, async (req) => {
     const { rc, view } = await target(req);
     const { viewColumn, column } = propertyColumn(view, req.params.property);
     const { record, row } = await getRecord(rc, view.table, req.params.id, { select: [column.name], showSql: false }, viewScope(view));
@@ -175,7 +178,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
   const readBack = async (rc: ReadContext, views: RestView[], view: RestView, id: string) => shaper(views, view)((await getRecord(rc, view.table, id, { select: mapSelect(view, undefined), showSql: false })).record);
   const keyText = (view: RestView, row: Record<string, unknown>) => String(row[(view.table.keyColumn ?? view.table.uuColumn)!.dbName]);
 
-  app.post<{ Params: P }>('/api/v1/views/:view', async (req, reply) => {
+  app.post<{ Params: P }>('/api/v1/views/:view', { schema: { summary: 'Create a record through a view', status: 201, body: ref('Record'), answer: ref('Record'), example: { name: 'Joe Block' } } }, async (req, reply) => {
     const body = await s.db.tx(async (tx) => {
       const { rc, views, view } = await target(req, tx);
       if (!view.table.keyColumn && !view.table.uuColumn) throw badRequest('Invalid view', `Records of ${view.name} cannot be addressed`);
@@ -187,7 +190,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
     return reply.code(201).send(body);
   });
 
-  app.put<{ Params: P }>('/api/v1/views/:view/:id', async (req) =>
+  app.put<{ Params: P }>('/api/v1/views/:view/:id', { schema: { summary: 'Update a record through a view', body: ref('Record'), answer: ref('Record'), example: { description: 'A changed description' } } }, async (req) =>
     s.db.tx(async (tx) => {
       const { rc, views, view } = await target(req, tx);
       await getRecord(rc, view.table, req.params.id, { select: [], showSql: false }, viewScope(view));
@@ -198,7 +201,7 @@ export async function viewRoutes(app: FastifyInstance, s: Services): Promise<voi
     }),
   );
 
-  app.delete<{ Params: P }>('/api/v1/views/:view/:id', async (req) =>
+  app.delete<{ Params: P }>('/api/v1/views/:view/:id', { schema: { summary: 'Delete a record through a view', ...deleted } }, async (req) =>
     s.db.tx(async (tx) => {
       const { rc, view } = await target(req, tx);
       await getRecord(rc, view.table, req.params.id, { select: [], showSql: false }, viewScope(view));

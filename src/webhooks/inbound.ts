@@ -11,6 +11,7 @@ import { runProcessIn } from '../processes/runner.js';
 import type { Services } from '../services.js';
 import { clientAddress, inList, parseIpList } from './ip-rules.js';
 import { verifySignature } from './signature.js';
+import { OBJECT, documented } from '../openapi/route-schema.js';
 
 /**
  * Largest inbound body accepted: the route is public, so an anonymous caller may not make the
@@ -125,7 +126,7 @@ export async function inboundRoutes(app: FastifyInstance, s: Services): Promise<
     // The signature covers the exact bytes sent: the body is kept as text, whatever its type.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    scope.post('/api/v1/webhooks/:key', { config: { public: true }, bodyLimit: INBOUND_BODY_LIMIT }, async (req: FastifyRequest, reply: FastifyReply) => {
+    scope.post('/api/v1/webhooks/:key', { schema: { summary: 'Receive an inbound webhook (signed, see Standard Webhooks)', body: documented(OBJECT), answer: OBJECT, example: { type: 'order.paid', data: { id: 102 } } }, config: { public: true }, bodyLimit: INBOUND_BODY_LIMIT }, async (req: FastifyRequest, reply: FastifyReply) => {
       const { key } = req.params as { key: string };
       const body = typeof req.body === 'string' ? req.body : '';
       const { rows } = await s.db.query<Row>(`SELECT * FROM rest_webhook_in WHERE endpointkey = $1 AND isactive = 'Y'`, [key]);

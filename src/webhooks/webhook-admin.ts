@@ -8,11 +8,19 @@ import type { Services } from '../services.js';
 import type { WebhookDispatcher } from './dispatcher.js';
 import { deliveryBody } from './outbox.js';
 import { newMessageId } from './signature.js';
+import { Type } from '@sinclair/typebox';
+import { Open } from '../openapi/answer-schemas.js';
+import { documented } from '../openapi/route-schema.js';
+import { failingAs } from '../http/schema-validation.js';
 
-const idOf = (text: string, what: string): number => {
-  if (!/^\d{1,15}$/.test(text)) throw badRequest('Invalid id', `${what} id must be an integer: ${text.slice(0, 40)}`);
-  return Number(text);
-};
+const delivery = Open({ id: Type.Optional(Type.Integer()), status: Type.Optional(Type.String()) }, 'An outbound webhook delivery');
+
+/** The id of a delivery or endpoint in the path: an integer, else a 400 naming it. */
+const idParams = (what: string) =>
+  failingAs(Type.Object({ id: Type.String({ pattern: '^\\d{1,15}$' }) }), 'Invalid id', (p) => `${what} id must be an integer: ${String((p as { id?: unknown }).id).slice(0, 40)}`);
+const deliveryId = idParams('Delivery');
+const endpointId = idParams('Endpoint');
+const idOf = (req: FastifyRequest): number => Number((req.params as { id: string }).id);
 
 /** The caller must administer its client, and see the row through the table's read access. */
 async function visibleRow(s: Services, req: FastifyRequest, tableName: string, id: number): Promise<Record<string, unknown>> {
@@ -50,8 +58,8 @@ export async function webhookAdminRoutes(app: FastifyInstance, s: Services, disp
       return ids;
     });
 
-  app.post('/api/v1/webhooks/outbound/deliveries/:id/replay', async (req) => {
-    const id = idOf((req.params as { id: string }).id, 'Delivery');
+  app.post('/api/v1/webhooks/outbound/deliveries/:id/replay', { schema: { summary: 'Send an outbound webhook delivery again', params: deliveryId, answer: delivery, example: { id: 1000000, status: 'P' } } }, async (req) => {
+    const id = idOf(req);
     const row = await visibleRow(s, req, 'rest_webhook_out_log', id);
     if (row.payload === null) throw badRequest('Not replayable', 'The delivery was dropped before sending (its payload was too large)');
     if (row.deliverystatus === 'I') throw badRequest('Not replayable', 'The delivery is being sent');
@@ -59,8 +67,8 @@ export async function webhookAdminRoutes(app: FastifyInstance, s: Services, disp
     return (await deliveryRecords(s, [id]))[0];
   });
 
-  app.post('/api/v1/webhooks/outbound/endpoints/:id/replay', async (req) => {
-    const id = idOf((req.params as { id: string }).id, 'Endpoint');
+  app.post('/api/v1/webhooks/outbound/endpoints/:id/replay', { schema: { summary: 'Send again the deliveries of an endpoint since a time', params: endpointId, body: documented(Type.Object({ since: Type.String({ format: 'date-time' }) })), answer: Open({ endpointId: Type.Integer(), since: Type.String(), replayed: Type.Integer(), deliveries: Type.Array(Type.Integer()) }), example: { since: '2026-11-01T00:00:00Z' } } }, async (req) => {
+    const id = idOf(req);
     await visibleRow(s, req, 'rest_webhook_out', id);
     const since = (req.body as { since?: unknown } | null)?.since ?? (req.query as { since?: unknown }).since;
     const ms = typeof since === 'string' && /^\d{4}-\d{2}-\d{2}/.test(since) ? tsMillis(since) : null;
@@ -69,8 +77,8 @@ export async function webhookAdminRoutes(app: FastifyInstance, s: Services, disp
     return { endpointId: id, since: new Date(ms).toISOString(), replayed: ids.length, deliveries: ids };
   });
 
-  app.post('/api/v1/webhooks/outbound/endpoints/:id/test', async (req, reply) => {
-    const id = idOf((req.params as { id: string }).id, 'Endpoint');
+  app.post('/api/v1/webhooks/outbound/endpoints/:id/test', { schema: { summary: 'Send a test event to an endpoint', params: endpointId, answer: delivery, example: { id: 1000001, status: 'S' } } }, async (req, reply) => {
+    const id = idOf(req);
     const endpoint = await visibleRow(s, req, 'rest_webhook_out', id);
     const at = new Date();
     const data = { message: 'Test event', endpoint: String(endpoint.name ?? ''), sentBy: req.auth.userId };

@@ -16,6 +16,8 @@ import { splitOrderBy } from '../read/where.js';
 import { countMode } from '../query/count-preference.js';
 import type { Table } from '../../dictionary/model.js';
 import { entityTag, tagsName } from '../versions/row-version.js';
+import { ref, listOf } from '../../openapi/answer-schemas.js';
+import { recordsExample } from '../../openapi/route-schema.js';
 
 type Params = { table: string; id: string; property: string };
 
@@ -85,14 +87,14 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return o;
   };
 
-  app.get('/api/v1/models', LIST_MODELS, async (req) => {
+  app.get('/api/v1/models', { ...LIST_MODELS, schema: { summary: 'Tables the role may read', queryNames: ['$filter'], answer: listOf('models', ref('DictionaryRow')), example: { models: [{ id: 291, uid: 'c4b6b5d2-...', 'model-name': 'c_bpartner', name: 'Business Partner' }] } } }, async (req) => {
     const query = req.query as Record<string, unknown>;
     const filter = query.$filter;
     if (Array.isArray(filter)) throw badRequest('Invalid query', 'Query option $filter is given more than once');
     return { models: await listModels(readContext(s, req, prefixRange), typeof filter === 'string' ? filter : undefined) };
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table', READS, async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table', { ...READS, schema: { summary: 'Records of a table', answer: ref('Records'), example: recordsExample } }, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
     const o = await readOptions(req, reply, table);
     const rc = readContext(s, req, prefixRange);
@@ -120,7 +122,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return body;
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id', READS, async (req, reply) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id', { ...READS, schema: { summary: 'One record by id or UUID', answer: ref('Record'), example: recordsExample.records[0] } }, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);
     const o = await readOptions(req, reply, table);
     const rc = readContext(s, req, prefixRange, staleReads(s, req));
@@ -135,7 +137,7 @@ export async function modelReadRoutes(app: FastifyInstance, s: Services): Promis
     return withSql(record, sql, o.showSql !== false);
   });
 
-  app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', NONE, async (req) => {
+  app.get<{ Params: Params }>('/api/v1/models/:table/:id/:property', { ...NONE, schema: { summary: 'One column of a record', answer: ref('Record'), example: { id: 102, uid: '...', DocumentNo: '80000', 'model-name': 'c_order' } } }, async (req) => {
     const table = tableFromPath(s, req.params.table);
     return getRecordProperty(readContext(s, req, prefixRange, staleReads(s, req)), table, req.params.id, req.params.property);
   });

@@ -1,7 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/errors.js';
-import { parsers } from '../../../src/auth/schemas.js';
+import { LoginBodySchema, parsers as routeParsers, RefreshBodySchema, ResetRequestBodySchema } from '../../../src/auth/schemas.js';
+import { SchemaCheck } from '../../../src/http/schema-validation.js';
+
+// The checks the routes' schemas make (src/http/schema-validation.ts).
+const parsers = { ...routeParsers, login: new SchemaCheck(LoginBodySchema), refresh: new SchemaCheck(RefreshBodySchema), resetRequest: new SchemaCheck(ResetRequestBodySchema) };
 
 function fails(fn: () => unknown): ApiError {
   try {

@@ -1,7 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openApiPath, operation, tableOperations } from '../../../src/openapi/document.js';
+import type { FastifySchema } from 'fastify';
 import type { Table } from '../../../src/dictionary/model.js';
+import { ref } from '../../../src/openapi/answer-schemas.js';
 
 describe('OpenAPI operations from routes', () => {
   it('turns route parameters into path templates', () => {
@@ -10,7 +12,7 @@ describe('OpenAPI operations from routes', () => {
     assert.deepEqual(openApiPath('/console/*'), { path: '/console/{path}', params: ['path'] });
   });
   it('lists path and query parameters, the success status and the error statuses', () => {
-    const op = operation({ method: 'POST', url: '/api/v1/models/:table', public: false }, { summary: 'Create', status: 201, query: ['x'] }) as {
+    const op = operation({ method: 'POST', url: '/api/v1/models/:table', public: false }, { summary: 'Create', status: 201, queryNames: ['x'] }) as {
       parameters: { name?: string; in?: string; $ref?: string }[];
       responses: Record<string, unknown>;
       operationId: string;
@@ -29,9 +31,19 @@ describe('OpenAPI operations from routes', () => {
 });
 
 describe('record operations of one table', () => {
-  const routes = ['GET /api/v1/models/:table', 'POST /api/v1/models/:table', 'GET /api/v1/models/:table/:id', 'PUT /api/v1/models/:table/:id', 'DELETE /api/v1/models/:table/:id', 'GET /api/v1/models/:table/:id/:property'].map((r) => {
+  // The routes as registered, with what they declare of themselves.
+  const record = ref('Record');
+  const declared: Record<string, FastifySchema> = {
+    'GET /api/v1/models/:table': { summary: 'Records of a table', answer: ref('Records') },
+    'POST /api/v1/models/:table': { summary: 'Create a record', status: 201, body: record, answer: record },
+    'GET /api/v1/models/:table/:id': { summary: 'One record', answer: record },
+    'PUT /api/v1/models/:table/:id': { summary: 'Update a record', body: record, answer: record },
+    'DELETE /api/v1/models/:table/:id': { summary: 'Delete a record', answer: ref('Deleted'), example: { msg: 'Deleted' } },
+    'GET /api/v1/models/:table/:id/:property': { summary: 'One column of a record', answer: record },
+  };
+  const routes = Object.entries(declared).map(([r, schema]) => {
     const [method, url] = r.split(' ') as [string, string];
-    return { method, url, public: false };
+    return { method, url, public: false, schema };
   });
   const schema = { type: 'object', properties: { Description: { type: 'string' }, Created: { type: 'string', readOnly: true } } };
   type Op = { operationId: string; requestBody?: { content: Record<string, { schema: unknown; example: unknown }> }; responses: Record<string, { content?: Record<string, { schema: any }> }> };
