@@ -42,6 +42,9 @@ async function prepareStock(db) {
   const { rows: products } = await db.query(
     `SELECT p.m_product_id, p.c_uom_id FROM m_product p
       WHERE p.ad_client_id = 11 AND p.producttype = 'I' AND p.isstocked = 'Y' AND p.isactive = 'Y'
+        -- Products whose attribute set asks an instance on every count (lots, serial numbers) are left out: the count has no instances.
+        AND NOT EXISTS (SELECT 1 FROM m_attributeset s WHERE s.m_attributeset_id = p.m_attributeset_id AND s.m_attributeset_id <> 0
+                         AND s.isinstanceattribute = 'Y' AND s.mandatorytype = 'Y')
         AND EXISTS (SELECT 1 FROM m_productprice pp JOIN m_pricelist_version v ON v.m_pricelist_version_id = pp.m_pricelist_version_id
                      JOIN m_pricelist pl ON pl.m_pricelist_id = v.m_pricelist_id AND pl.issopricelist = 'N' WHERE pp.m_product_id = p.m_product_id)
       ORDER BY p.m_product_id`,
