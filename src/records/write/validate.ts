@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/types.js';
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import { isStored } from '../../dictionary/ddl.js';
 import { DisplayType } from '../../dictionary/display-type.js';
-import { hasTextKey } from '../reference-key.js';
+import { hasTextKey, referenceTarget } from '../reference-key.js';
 import { validationError } from './write-errors.js';
 import { runNamed } from '../read/statements.js';
 
@@ -94,8 +94,7 @@ export interface ReferenceCheck {
 const NO_CLIENT = -1;
 
 function referenceCheck(dict: Dictionary, c: Column, id: number | string): ReferenceCheck | null {
-  const target = dict.byName.get(c.lookup!.tableName.toLowerCase());
-  const key = target?.byName.get(c.lookup!.keyColumn.toLowerCase());
+  const { target, key } = referenceTarget(dict, c);
   return target && key ? { column: c, target, key, id } : null;
 }
 
