@@ -1,11 +1,12 @@
 import type { AuthContext } from '../../auth/context.js';
 import type { Queryable } from '../../db/types.js';
 import type { Column } from '../../dictionary/model.js';
+import { isoNow } from './clock-text.js';
 
 type Row = Record<string, unknown>;
 
-const nowText = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
-const todayText = (): string => `${new Date().toISOString().slice(0, 10)} 00:00:00`;
+const nowText = (): string => isoNow().slice(0, 19).replace('T', ' ');
+const todayText = (): string => `${isoNow().slice(0, 10)} 00:00:00`;
 
 /** Login-context values a default may name with @#Name@. */
 export function sessionValue(auth: AuthContext, name: string): unknown {

@@ -17,6 +17,7 @@ import { assignDocumentNumbers } from './document-number.js';
 import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
 import { emitModelEvent as emit, type WriteContext } from './write-context.js';
 import { defaultRecordOf } from './default-record.js';
+import { isoNow } from './clock-text.js';
 import { lockParentOfNewRow, lockParentOfRow } from './parent-first.js';
 
 export { lockParentFirst } from './parent-first.js';
@@ -31,7 +32,7 @@ export interface WriteResult {
   details: Map<string, WriteResult[]>;
 }
 
-const nowText = (): string => new Date().toISOString().replace('T', ' ').slice(0, 23);
+const nowText = (): string => isoNow().replace('T', ' ').slice(0, 23);
 
 async function convertAll(wc: WriteContext, parsed: ParsedBody): Promise<Map<Column, unknown>> {
   const out = new Map<Column, unknown>();
@@ -106,12 +107,14 @@ function findDetailLink(parent: Table, child: Table): Column {
 }
 
 const WITH_DEFAULTS = new WeakMap<Table, Column[]>();
+/** Columns every new row is stamped with after its defaults (see completeNewRow): their defaults would be overwritten. */
+const STAMPED = new Set(['created', 'updated', 'createdby', 'updatedby']);
 
-/** The stored columns of a table (key and uuid aside) that have a dictionary default, listed once per table. */
+/** The stored columns of a table (key, uuid and stamps aside) that have a dictionary default, listed once per table. */
 function columnsWithDefaults(table: Table): Column[] {
   let list = WITH_DEFAULTS.get(table);
   if (!list) {
-    list = table.columns.filter((c) => isStored(c) && c !== table.keyColumn && c !== table.uuColumn && c.defaultValue);
+    list = table.columns.filter((c) => isStored(c) && c !== table.keyColumn && c !== table.uuColumn && c.defaultValue && !STAMPED.has(c.dbName));
     WITH_DEFAULTS.set(table, list);
   }
   return list;
