@@ -110,9 +110,11 @@ interface ParaSeed {
   mandatory: boolean;
   seq: number;
   element?: number;
+  /** A range parameter (from and to). */
+  range?: boolean;
 }
 
-async function addProcess(tx: Tx, now: string, p: { id: number; value: string; name: string; description: string; classname: string | null; isReport?: boolean }, params: readonly ParaSeed[]): Promise<void> {
+export async function addProcess(tx: Tx, now: string, p: { id: number; value: string; name: string; description: string; classname: string | null; isReport?: boolean }, params: readonly ParaSeed[]): Promise<void> {
   await tx.query(
     `INSERT INTO ad_process (ad_process_id, ad_process_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, value, name, description,
        accesslevel, entitytype, isbetafunctionality, isdirectprint, isreport, showhelp, allowmultipleexecution, classname)
@@ -124,9 +126,9 @@ async function addProcess(tx: Tx, now: string, p: { id: number; value: string; n
     await tx.query(
       `INSERT INTO ad_process_para (ad_process_para_id, ad_process_para_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, ad_process_id,
          columnname, name, ad_reference_id, ad_element_id, ismandatory, isrange, seqno, fieldlength, entitytype, iscentrallymaintained, isencrypted, isautocomplete, isshownegatebutton)
-       SELECT $2, $3, 0, 0, 'Y', $1::timestamp, 100, $1::timestamp, 100, $4, $5, $6, $7, $8, $9, 'N', $10, 22, 'D', 'N', 'N', 'N', 'N'
+       SELECT $2, $3, 0, 0, 'Y', $1::timestamp, 100, $1::timestamp, 100, $4, $5, $6, $7, $8, $9, $11, $10, 22, 'D', 'N', 'N', 'N', 'N'
         WHERE NOT EXISTS (SELECT 1 FROM ad_process_para WHERE ad_process_para_id = $2)`,
-      [now, para.id, deterministicUuid(`AD_Process_Para:${para.id}`), p.id, para.column, para.name, para.reference, para.element ?? null, para.mandatory ? 'Y' : 'N', para.seq],
+      [now, para.id, deterministicUuid(`AD_Process_Para:${para.id}`), p.id, para.column, para.name, para.reference, para.element ?? null, para.mandatory ? 'Y' : 'N', para.seq, para.range ? 'Y' : 'N'],
     );
   }
   // The demo administrator and user roles run it.
@@ -178,4 +180,22 @@ export async function addBankAndCashDemo(tx: Tx, now = new Date().toISOString())
   await addCashJournalType(tx, now);
   await addDemoCashJournal(tx, now);
   await addProcesses(tx, now);
+}
+
+export const STATEMENT_CREATE_FROM_PROCESS = 1130000;
+
+/** Create Lines from Payments of a bank statement (migration 123), with the payments' transaction date range. */
+export async function addStatementCreateFrom(tx: Tx, now = new Date().toISOString()): Promise<void> {
+  await addProcess(
+    tx,
+    now,
+    {
+      id: STATEMENT_CREATE_FROM_PROCESS,
+      value: 'C_BankStatement_CreateFromPayments',
+      name: 'Create Lines from Payments',
+      description: 'Add a line per unreconciled payment of the bank account to a draft bank statement',
+      classname: 'dictum.process.BankStatementCreateFromPayments',
+    },
+    [{ id: 1130001, column: 'DateTrx', name: 'Transaction Date', reference: 15, mandatory: false, seq: 10, element: 919, range: true }],
+  );
 }

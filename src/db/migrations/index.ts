@@ -3,7 +3,7 @@ import { addGlAccounts } from '../../seed/gl-accounts.js';
 import { keyDistributedTablesByClient } from '../../distribution/client-keys.js';
 import { addClientToUniqueIndexes } from '../../distribution/client-unique-indexes.js';
 import { addPeriodEndSeed } from '../../seed/gl-period-end.js';
-import { addBankAndCashDemo, addBankAndCashPrints } from '../../seed/bank-cash-demo.js';
+import { addBankAndCashDemo, addBankAndCashPrints, addStatementCreateFrom } from '../../seed/bank-cash-demo.js';
 import { addPrintFormSeed } from '../../print/printforms-seed.js';
 import { addFinancialStatements } from '../../seed/financial-statements.js';
 import { ATTEMPT_SCHEMA } from '../../auth/attempt-window.js';
@@ -124,6 +124,13 @@ export const migrations: Migration[] = [
     name: 'deposit batches: the document columns of C_DepositBatch (200056) and the table C_DepositBatchLine (200057) of the payments deposited together',
     async up(tx) {
       await addDepositBatchTables(tx);
+    },
+  },
+  {
+    version: 123,
+    name: 'bank statements: the Create Lines from Payments process (a line per unreconciled payment of the bank account, in a transaction date range)',
+    async up(tx) {
+      await addStatementCreateFrom(tx);
     },
   },
   {

@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/types.js';
-import type { ModelEvent, Row } from '../../events/model-events.js';
+import type { ModelEvent, PrepareNewEvent, Row } from '../../events/model-events.js';
 import { add, dec, isZero, sub, toText } from '../decimal.js';
 import { lineHeader, numberLine, type BalanceDocument } from './balance.js';
 import { fillEmpty, idOf, invalid, isEmptyValue, todayDate } from '../row-values.js';
@@ -43,6 +43,25 @@ interface PaymentRow {
   c_currency_id: number;
 }
 
+/** The payments (by id, $1 an array) as statement lines take them. */
+const PAYMENTS_SQL = `SELECT p.c_payment_id AS id, ${PAYMENT_AMOUNT_SQL} AS amount, p.c_bpartner_id, p.c_invoice_id, p.c_currency_id FROM c_payment p WHERE p.c_payment_id = ANY($1::bigint[])`;
+
+const paymentKey = (id: number): string => `statement-line-payment:${id}`;
+
+/** A payment a line names, from the operation's memo (see preparePaymentsOfLines) or read alone. */
+function paymentOfLine(e: ModelEvent, id: number): Promise<PaymentRow | undefined> {
+  return e.memo.get('c_payment', paymentKey(id), async () => (await e.tx.query<PaymentRow>(PAYMENTS_SQL, [[id]])).rows[0]);
+}
+
+/** New lines naming payments (created from payments, or sent with their statement): their payments read in one statement. */
+export async function preparePaymentsOfLines(e: PrepareNewEvent): Promise<void> {
+  const ids = [...new Set(e.rows.map((r) => idOf(r.c_payment_id)).filter((id): id is number => id !== null))];
+  if (ids.length < 2) return;
+  const { rows } = await e.tx.query<PaymentRow & { id: number }>(PAYMENTS_SQL, [ids]);
+  const found = new Map(rows.map((r) => [Number(r.id), r]));
+  for (const id of ids) e.memo.set('c_payment', paymentKey(id), found.get(id));
+}
+
 const LINE_HEADER_SQL = `SELECT s.processed, s.documentno, s.statementdate, s.c_bankaccount_id, b.c_currency_id FROM c_bankstatement s
    LEFT JOIN c_bankaccount b ON b.c_bankaccount_id = s.c_bankaccount_id WHERE s.c_bankstatement_id = $1`;
 
@@ -63,11 +82,7 @@ export async function statementLineBeforeSave(e: ModelEvent): Promise<void> {
   const paymentChanged = e.type === 'before-new' || e.changed.has('c_payment_id');
   const payment = idOf(r.c_payment_id);
   if (paymentChanged && payment !== null) {
-    const { rows: found } = await e.tx.query<PaymentRow>(
-      `SELECT ${PAYMENT_AMOUNT_SQL} AS amount, p.c_bpartner_id, p.c_invoice_id, p.c_currency_id FROM c_payment p WHERE p.c_payment_id = $1`,
-      [payment],
-    );
-    const p = found[0];
+    const p = await paymentOfLine(e, payment);
     if (p) {
       r.c_bpartner_id = p.c_bpartner_id;
       r.c_invoice_id = p.c_invoice_id;
@@ -78,8 +93,9 @@ export async function statementLineBeforeSave(e: ModelEvent): Promise<void> {
     r.trxamt = 0;
   }
   for (const c of ['stmtamt', 'trxamt', 'interestamt']) r[c] ??= 0;
-  r.chargeamt = toText(sub(sub(dec(r.stmtamt as string), dec(r.trxamt as string)), dec(r.interestamt as string)));
-  if (!isZero(r.chargeamt as string) && idOf(r.c_charge_id) === null) {
+  const charge = sub(sub(dec(r.stmtamt as string), dec(r.trxamt as string)), dec(r.interestamt as string));
+  r.chargeamt = toText(charge);
+  if (!isZero(charge) && idOf(r.c_charge_id) === null) {
     throw invalid(`The line's charge amount ${String(r.chargeamt)} (statement amount less transaction and interest amounts) needs a charge (column C_Charge_ID)`);
   }
 }

@@ -18,6 +18,7 @@ import { invoiceRevaluation } from '../../documents/period-end/revaluation.js';
 import { yearEndClose } from '../../documents/period-end/year-end-close.js';
 import { registerPayrunProcesses } from '../../documents/payrun-processes.js';
 import { bankStatementMatcher } from '../../documents/bankstatement/statement-matcher.js';
+import { statementCreateFromPayments } from '../../documents/bankstatement/statement-create-from.js';
 import { bankTransfer } from '../../documents/bankstatement/bank-transfer.js';
 import { registerRmaProcesses } from '../../documents/rma/register.js';
 import { registerRequisitionProcesses } from '../../documents/requisition/register.js';
@@ -46,6 +47,7 @@ export function registerBuiltins(impls: ProcessImplementations): void {
   impls.register('dictum.process.YearEndClose', yearEndClose);
   registerPayrunProcesses(impls);
   impls.register('org.compiere.process.BankStatementMatcher', bankStatementMatcher);
+  impls.register('dictum.process.BankStatementCreateFromPayments', statementCreateFromPayments);
   impls.register('org.eevolution.process.BankTransfer', bankTransfer);
   registerRmaProcesses(impls);
   registerRequisitionProcesses(impls);

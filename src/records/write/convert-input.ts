@@ -78,12 +78,19 @@ async function resolveLookup(q: Queryable, dict: Dictionary, column: Column, inp
   return hasTextKey(dict, column) ? String(rows[0]!.id) : Number(rows[0]!.id);
 }
 
+/** Whether an input holds the NUL character, or its JSON escape as text (a number or a boolean cannot). */
+function holdsNul(input: unknown): boolean {
+  if (typeof input === 'number' || typeof input === 'boolean') return false;
+  if (typeof input === 'string') return input.includes('\0') || input.includes('\\u0000');
+  return JSON.stringify(input).includes('\\u0000');
+}
+
 /** Turns one JSON input value into the stored value of a column, or a 400 naming the column. */
 export async function convertInput(q: Queryable, dict: Dictionary, column: Column, input: unknown, clientId: number): Promise<unknown> {
   if (input === null || input === undefined) return null;
   const bad = (why = 'Invalid value') => validationError(`${why} for column ${column.name}: ${describe(input)}`);
   // The database stores no NUL character in text (nor as \u0000 in JSON).
-  if (column.kind !== 'binary' && JSON.stringify(input).includes('\\u0000')) throw bad('Text cannot contain the NUL character');
+  if (column.kind !== 'binary' && holdsNul(input)) throw bad('Text cannot contain the NUL character');
   switch (column.kind) {
     case 'boolean':
       if (input === true || input === 'Y' || input === 'true') return 'Y';

@@ -1,11 +1,12 @@
 import type { AuthContext } from '../../auth/context.js';
 import type { Queryable } from '../../db/types.js';
 import type { Column } from '../../dictionary/model.js';
+import { isoNow } from './clock-text.js';
 
 type Row = Record<string, unknown>;
 
-const nowText = (): string => new Date().toISOString().slice(0, 19).replace('T', ' ');
-const todayText = (): string => `${new Date().toISOString().slice(0, 10)} 00:00:00`;
+const nowText = (): string => isoNow().slice(0, 19).replace('T', ' ');
+const todayText = (): string => `${isoNow().slice(0, 10)} 00:00:00`;
 
 /** Login-context values a default may name with @#Name@. */
 export function sessionValue(auth: AuthContext, name: string): unknown {
@@ -53,27 +54,37 @@ function literal(text: string, col: Column, textKey: boolean): unknown {
   return unquoted;
 }
 
-/** A default's alternatives, parsed once per default text. */
-const ALTERNATIVES = new Map<string, readonly string[]>();
+/** One alternative of a default, parsed: a query, SYSDATE, a @variable@ or a literal. */
+type Alternative = { kind: 'sql'; text: string } | { kind: 'sysdate' } | { kind: 'variable'; name: string } | { kind: 'literal'; text: string };
 
-function alternativesOf(text: string): readonly string[] {
+/** A default's alternatives, parsed once per default text. */
+const ALTERNATIVES = new Map<string, readonly Alternative[]>();
+
+function parseAlternative(alt: string): Alternative {
+  if (alt.startsWith('@SQL=')) return { kind: 'sql', text: alt };
+  if (/^sysdate$/i.test(alt)) return { kind: 'sysdate' };
+  if (/^@#?\w+@$/.test(alt)) return { kind: 'variable', name: alt.slice(1, -1).toLowerCase() };
+  return { kind: 'literal', text: alt };
+}
+
+function alternativesOf(text: string): readonly Alternative[] {
   let alts = ALTERNATIVES.get(text);
   if (!alts) {
-    alts = text.startsWith('@SQL=') ? [text] : text.split(';').map((t) => t.trim()).filter(Boolean);
+    alts = (text.startsWith('@SQL=') ? [text] : text.split(';').map((t) => t.trim()).filter(Boolean)).map(parseAlternative);
     ALTERNATIVES.set(text, alts);
   }
   return alts;
 }
 
 /** The value of one alternative that needs no query. */
-function alternativeValue(alt: string, col: Column, row: Row, parent: Row | null, auth: AuthContext, textKey: boolean): unknown {
-  if (/^sysdate$/i.test(alt)) return col.kind === 'date' ? todayText() : nowText();
-  if (/^@#?\w+@$/.test(alt)) {
-    const value = variable(alt.slice(1, -1), row, parent, auth);
+function alternativeValue(alt: Exclude<Alternative, { kind: 'sql' }>, col: Column, row: Row, parent: Row | null, auth: AuthContext, textKey: boolean): unknown {
+  if (alt.kind === 'sysdate') return col.kind === 'date' ? todayText() : nowText();
+  if (alt.kind === 'variable') {
+    const value = variable(alt.name, row, parent, auth);
     if (value !== null && (col.kind === 'date' || col.kind === 'datetime') && typeof value === 'string' && value.length === 10) return `${value} 00:00:00`;
     return value;
   }
-  return literal(alt, col, textKey);
+  return literal(alt.text, col, textKey);
 }
 
 const given = (value: unknown): boolean => value !== null && value !== undefined && value !== '';
@@ -99,7 +110,7 @@ export function defaultWithoutQuery(col: Column, row: Row, parent: Row | null, a
   const text = col.defaultValue?.trim();
   if (!text) return null;
   for (const alt of alternativesOf(text)) {
-    if (alt.startsWith('@SQL=')) return NEEDS_QUERY;
+    if (alt.kind === 'sql') return NEEDS_QUERY;
     const value = alternativeValue(alt, col, row, parent, auth, textKey);
     if (given(value)) return typed(value, col, textKey);
   }
@@ -116,9 +127,9 @@ export async function evaluateDefault(q: Queryable, col: Column, row: Row, paren
   if (!text) return null;
   for (const alt of alternativesOf(text)) {
     let value: unknown;
-    if (alt.startsWith('@SQL=')) {
+    if (alt.kind === 'sql') {
       const params: unknown[] = [];
-      const sql = alt.slice(5).replace(/@(#?\w+)@/g, (_m, name: string) => {
+      const sql = alt.text.slice(5).replace(/@(#?\w+)@/g, (_m, name: string) => {
         params.push(variable(name, row, parent, auth));
         return `$${params.length}`;
       });

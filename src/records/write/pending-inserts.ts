@@ -1,4 +1,4 @@
-import { ident, SqlBuilder } from '../../db/sql.js';
+import { ident } from '../../db/sql.js';
 import type { Tx } from '../../db/types.js';
 import type { Column, Table } from '../../dictionary/model.js';
 import { isStored } from '../../dictionary/ddl.js';
@@ -83,8 +83,19 @@ function runsOfOneTable(entries: PendingInsert[]): PendingInsert[][] {
 
 /** INSERT of several rows; a column a row leaves unset takes the column's DEFAULT. */
 export function insertStatement(table: Table, columns: Column[], rows: Row[]): { text: string; values: unknown[] } {
-  const sql = new SqlBuilder();
-  const tuples = rows.map((row) => `(${columns.map((c) => (row[c.dbName] === undefined ? 'DEFAULT' : sql.param(row[c.dbName]))).join(', ')})`);
-  const text = `INSERT INTO ${ident(table.dbName)} (${columns.map((c) => ident(c.dbName)).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`;
-  return { text, values: sql.values };
+  const values: unknown[] = [];
+  const names = columns.map((c) => c.dbName);
+  // Written out row by row: a thousand lines of two dozen columns make one statement.
+  const tuples = rows.map((row) => {
+    let tuple = '(';
+    for (let i = 0; i < names.length; i++) {
+      const v = row[names[i]!];
+      if (i > 0) tuple += ', ';
+      if (v === undefined) tuple += 'DEFAULT';
+      else tuple += `$${values.push(v)}`;
+    }
+    return `${tuple})`;
+  });
+  const text = `INSERT INTO ${ident(table.dbName)} (${names.map(ident).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`;
+  return { text, values };
 }

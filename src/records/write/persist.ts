@@ -17,6 +17,7 @@ import { assignDocumentNumbers } from './document-number.js';
 import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
 import { emitModelEvent as emit, type WriteContext } from './write-context.js';
 import { defaultRecordOf } from './default-record.js';
+import { isoNow } from './clock-text.js';
 import { lockParentOfNewRow, lockParentOfRow } from './parent-first.js';
 
 export { lockParentFirst } from './parent-first.js';
@@ -31,7 +32,7 @@ export interface WriteResult {
   details: Map<string, WriteResult[]>;
 }
 
-const nowText = (): string => new Date().toISOString().replace('T', ' ').slice(0, 23);
+const nowText = (): string => isoNow().replace('T', ' ').slice(0, 23);
 
 async function convertAll(wc: WriteContext, parsed: ParsedBody): Promise<Map<Column, unknown>> {
   const out = new Map<Column, unknown>();
@@ -88,10 +89,35 @@ async function writeReferenced(wc: WriteContext, col: Column, raw: Record<string
 
 /** The detail column pointing at the parent record. */
 export function detailLink(parent: Table, child: Table): Column {
+  let byParent = DETAIL_LINKS.get(child);
+  if (!byParent) DETAIL_LINKS.set(child, (byParent = new WeakMap()));
+  let link = byParent.get(parent);
+  if (!link) byParent.set(parent, (link = findDetailLink(parent, child)));
+  return link;
+}
+
+/** The link column of each detail table to each parent, found once per dictionary snapshot's tables. */
+const DETAIL_LINKS = new WeakMap<Table, WeakMap<Table, Column>>();
+
+function findDetailLink(parent: Table, child: Table): Column {
   const candidates = child.columns.filter((c) => c.kind === 'foreign-key' && c.lookup?.tableName.toLowerCase() === parent.dbName);
   const link = candidates.find((c) => c.isParent) ?? candidates.find((c) => parent.keyColumn && c.dbName === parent.keyColumn.dbName) ?? candidates[0];
   if (!link) throw validationError(`${child.name} is not a detail of ${parent.name}`);
   return link;
+}
+
+const WITH_DEFAULTS = new WeakMap<Table, Column[]>();
+/** Columns every new row is stamped with after its defaults (see completeNewRow): their defaults would be overwritten. */
+const STAMPED = new Set(['created', 'updated', 'createdby', 'updatedby']);
+
+/** The stored columns of a table (key, uuid and stamps aside) that have a dictionary default, listed once per table. */
+function columnsWithDefaults(table: Table): Column[] {
+  let list = WITH_DEFAULTS.get(table);
+  if (!list) {
+    list = table.columns.filter((c) => isStored(c) && c !== table.keyColumn && c !== table.uuColumn && c.defaultValue && !STAMPED.has(c.dbName));
+    WITH_DEFAULTS.set(table, list);
+  }
+  return list;
 }
 
 /**
@@ -100,7 +126,7 @@ export function detailLink(parent: Table, child: Table): Column {
  */
 async function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: Row | null): Promise<void> {
   const empty = (c: Column) => row[c.dbName] === undefined || row[c.dbName] === null;
-  let pending = table.columns.filter((c) => isStored(c) && c !== table.keyColumn && c !== table.uuColumn && c.defaultValue && empty(c));
+  let pending = columnsWithDefaults(table).filter(empty);
   for (let pass = 0; pass < 4 && pending.length; pass++) {
     const still: Column[] = [];
     for (const col of pending) {
@@ -196,9 +222,12 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
   if (!parent) await lockParentOfNewRow(wc, table.dbName, row);
   await applyDefaults(wc, table, row, parent?.row ?? null);
   const now = nowText();
-  for (const [c, v] of [['created', now], ['updated', now], ['createdby', wc.auth.userId], ['updatedby', wc.auth.userId], ['isactive', 'Y']] as const) {
-    if (table.byName.has(c) && (row[c] === undefined || row[c] === null || c !== 'isactive')) row[c] = c === 'isactive' ? (row[c] ?? v) : v;
-  }
+  const has = table.byName;
+  if (has.has('created')) row.created = now;
+  if (has.has('updated')) row.updated = now;
+  if (has.has('createdby')) row.createdby = wc.auth.userId;
+  if (has.has('updatedby')) row.updatedby = wc.auth.userId;
+  if (has.has('isactive')) row.isactive ??= 'Y';
   const clientId = table.byName.has('ad_client_id') ? Number(row.ad_client_id ?? wc.auth.clientId) : null;
   if (clientId !== null) row.ad_client_id = clientId;
   const orgId = table.byName.has('ad_org_id') ? Number(row.ad_org_id ?? 0) : null;
@@ -212,7 +241,8 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
   await emit(wc, 'before-new', table, row, null, new Set(Object.keys(row)), given);
   await applyMandatoryFallbacks(wc, table, row);
   checkMandatory(table, row);
-  const references = checkLocalValues(wc.dict, table, row, table.columns.filter((c) => row[c.dbName] !== undefined));
+  // Columns the row leaves empty pass the checks as they are.
+  const references = checkLocalValues(wc.dict, table, row, table.columns);
   return { clientId: clientId ?? wc.auth.clientId, references };
 }
 

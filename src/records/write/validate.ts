@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/types.js';
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
 import { isStored } from '../../dictionary/ddl.js';
 import { DisplayType } from '../../dictionary/display-type.js';
-import { hasTextKey } from '../reference-key.js';
+import { hasTextKey, referenceTarget } from '../reference-key.js';
 import { validationError } from './write-errors.js';
 import { runNamed } from '../read/statements.js';
 
@@ -68,14 +68,15 @@ export interface RowReferences {
 export async function verifyReferences(q: Queryable, rows: RowReferences[]): Promise<void> {
   const distinct = new Map<string, ReferenceCheck>();
   const keyOf = (r: ReferenceCheck) => `${r.target.dbName}.${r.key.dbName}:${String(r.id)}`;
-  for (const r of rows) for (const c of r.references) if (!distinct.has(keyOf(c))) distinct.set(keyOf(c), c);
+  // Each reference's key is made once: a statement of a thousand lines has some thousands.
+  const keys = rows.map((r) => r.references.map(keyOf));
+  rows.forEach((r, i) => r.references.forEach((c, j) => void (distinct.has(keys[i]![j]!) || distinct.set(keys[i]![j]!, c))));
   if (!distinct.size) return;
-  const checks = [...distinct.values()];
-  const owners = await referenceOwners(q, checks);
-  const ownerOf = new Map(checks.map((c, i) => [keyOf(c), owners[i]]));
-  for (const { row, clientId, references } of rows) {
-    for (const r of references) {
-      const owner = ownerOf.get(keyOf(r));
+  const owners = await referenceOwners(q, [...distinct.values()]);
+  const ownerOf = new Map([...distinct.keys()].map((k, i) => [k, owners[i]]));
+  for (const [i, { row, clientId, references }] of rows.entries()) {
+    for (const [j, r] of references.entries()) {
+      const owner = ownerOf.get(keys[i]![j]!);
       const found = owner !== null && owner !== undefined && (owner === NO_CLIENT || owner === 0 || owner === clientId);
       if (!found && Number(r.id) === 0 && !r.column.isMandatory) row[r.column.dbName] = null;
       else if (!found) throw validationError(`Foreign ID ${String(r.id)} not found in ${r.column.name}`);
@@ -94,8 +95,7 @@ export interface ReferenceCheck {
 const NO_CLIENT = -1;
 
 function referenceCheck(dict: Dictionary, c: Column, id: number | string): ReferenceCheck | null {
-  const target = dict.byName.get(c.lookup!.tableName.toLowerCase());
-  const key = target?.byName.get(c.lookup!.keyColumn.toLowerCase());
+  const { target, key } = referenceTarget(dict, c);
   return target && key ? { column: c, target, key, id } : null;
 }
 

@@ -32,9 +32,20 @@ export function modelEventOf(wc: WriteContext, type: ModelEventType, table: Tabl
     dict: wc.dict,
     auth: wc.auth,
     memo: wc.memo,
-    defer: (key, work) => wc.deferred.add(key, work),
-    raise: (t, tb, r, o, c) => emitModelEvent(wc, t, tb, r, o, c),
+    ...hooksOf(wc),
   };
+}
+
+/** The defer and raise of a write operation's events, made once per operation (a thousand-line statement raises some thousands). */
+const HOOKS = new WeakMap<WriteContext, Pick<ModelEvent, 'defer' | 'raise'>>();
+
+function hooksOf(wc: WriteContext): Pick<ModelEvent, 'defer' | 'raise'> {
+  let hooks = HOOKS.get(wc);
+  if (!hooks) {
+    hooks = { defer: (key, work) => wc.deferred.add(key, work), raise: (t, tb, r, o, c) => emitModelEvent(wc, t, tb, r, o, c) };
+    HOOKS.set(wc, hooks);
+  }
+  return hooks;
 }
 
 /** Raises a model event of a write operation. */
