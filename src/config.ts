@@ -18,6 +18,11 @@ export interface Config {
   nodeId: string;
   /** Embedded PGlite's shared_buffers in MB (its WASM memory holds them for the life of the process). */
   pgliteSharedBuffersMb: number;
+  /**
+   * Embedded PGlite keeps its database in memory, started from the seeded snapshot and lost at exit
+   * (DICTUM_PGLITE_IN_MEMORY): for throwaway instances such as the test suite's, not for data to keep.
+   */
+  pgliteInMemory: boolean;
   /** How long a stopping instance lets its running queue items finish (QUEUE_GRACE_MS). */
   queueGraceMs: number;
   /** Where FileName process parameters given as server paths must lie (DICTUM_PROCESS_FILE_DIR). */
@@ -140,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     healthCacheSeconds: int(env, 'REST_HEALTH_CACHE_DURATION', 20, 0, 86400),
     nodeId: env.DICTUM_NODE_ID ?? '',
     pgliteSharedBuffersMb: int(env, 'DICTUM_PGLITE_SHARED_BUFFERS_MB', DEFAULT_PGLITE_SHARED_BUFFERS_MB, 1, 4096),
+    pgliteInMemory: bool(env, 'DICTUM_PGLITE_IN_MEMORY'),
     queueGraceMs: int(env, 'QUEUE_GRACE_MS', 10_000, 0, 600_000),
     processFileDir: path.resolve(env.DICTUM_PROCESS_FILE_DIR ?? path.join(dataDir, 'process-files')),
     ...nodeTiming(env),

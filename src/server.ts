@@ -83,7 +83,7 @@ function advertisedUrl(host: string, url: string, port: number): string {
 
 /** Opens the database, loads the dictionary and serves the API; close() undoes it all. */
 export async function startServer(config: Config, log: Logger = createLogger(config), logFiles: LogFiles | null = null): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, waitMs: config.dbWaitMs, log });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, cacheDir: config.cacheDir, poolSize: config.dbPoolSize, pgliteSharedBuffersMb: config.pgliteSharedBuffersMb, pgliteInMemory: config.pgliteInMemory, waitMs: config.dbWaitMs, log });
   let reads: ReadRouter | null = null;
   try {
     const identifiers = new IdentifierCache(db);

@@ -20,6 +20,8 @@ export interface OpenDatabaseOptions {
   log?: Pick<Logger, 'info'> & Partial<Pick<Logger, 'warn'>>;
   /** How long to wait for a PostgreSQL server that is not up yet (DICTUM_DB_WAIT_SECONDS); 0 or unset: no wait. */
   waitMs?: number;
+  /** Embedded only: the database lives in memory, from the seeded snapshot, and the data directory holds no database files. */
+  pgliteInMemory?: boolean;
 }
 
 /**
@@ -86,11 +88,13 @@ export async function openDatabase(o: OpenDatabaseOptions): Promise<Db> {
   const unlock = await lockDataDir(o.dataDir);
   try {
     let loadDataDir: Blob | undefined;
-    if (!hasPgliteData(o.dataDir)) {
+    if (o.pgliteInMemory || !hasPgliteData(o.dataDir)) {
       const snapshot = await seededSnapshot(o.cacheDir, o.log);
       loadDataDir = new Blob([new Uint8Array(snapshot)]);
     }
-    const db = await openPglite({ dataDir: o.dataDir, loadDataDir, sharedBuffersMb: o.pgliteSharedBuffersMb });
+    // In memory, the snapshot is unpacked into PGlite's memory file system instead of the folder's
+    // thousand-odd files: a throwaway instance starts in a fraction of the time.
+    const db = await openPglite({ dataDir: o.pgliteInMemory ? undefined : o.dataDir, loadDataDir, sharedBuffersMb: o.pgliteSharedBuffersMb });
     const close = db.close.bind(db);
     db.close = () => close().finally(unlock);
     return await migrated(db, o.log);

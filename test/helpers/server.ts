@@ -18,8 +18,10 @@ export interface TestResponse {
 /** Starts the real server on a database of its own (fresh copy of the seeded demo company). */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const fresh = await freshDatabase();
+  // On PGlite the test's database lives in memory (DICTUM_PGLITE_IN_MEMORY=0 keeps it in the folder,
+  // as `npm start` does): unpacking the snapshot into a folder's files took most of a test file's start.
   const config = {
-    ...loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', DICTUM_DATA_DIR: fresh.dataDir, ...env }),
+    ...loadConfig({ DICTUM_PGLITE_IN_MEMORY: '1', ...process.env, PORT: '0', HOST: '127.0.0.1', DICTUM_DATA_DIR: fresh.dataDir, ...env }),
     databaseUrl: fresh.databaseUrl,
     cacheDir,
   };
