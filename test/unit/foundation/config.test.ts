@@ -18,4 +18,11 @@ describe('configuration', () => {
     assert.equal(loadConfig({ DICTUM_PGLITE_SHARED_BUFFERS_MB: '128' }).pgliteSharedBuffersMb, 128);
     assert.throws(() => loadConfig({ DICTUM_PGLITE_SHARED_BUFFERS_MB: '0' }), /DICTUM_PGLITE_SHARED_BUFFERS_MB must be an integer from 1 to 4096/);
   });
+
+  it('keeps embedded PGlite in its data folder unless DICTUM_PGLITE_IN_MEMORY says otherwise', () => {
+    assert.equal(loadConfig({}).pgliteInMemory, false);
+    assert.equal(loadConfig({ DICTUM_PGLITE_IN_MEMORY: '1' }).pgliteInMemory, true);
+    assert.equal(loadConfig({ DICTUM_PGLITE_IN_MEMORY: 'true' }).pgliteInMemory, true);
+    assert.equal(loadConfig({ DICTUM_PGLITE_IN_MEMORY: '0' }).pgliteInMemory, false);
+  });
 });
