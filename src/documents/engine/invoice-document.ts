@@ -49,7 +49,8 @@ const json = <T>(v: unknown): T => (typeof v === 'string' ? (JSON.parse(v) as T)
  * instead (credited on a customer invoice, debited on a vendor invoice). Credit memos take the
  * other sides.
  */
-async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | null> {
+/** Posts the completed invoice; `landedCosts`: whether its lines' landed costs were just distributed. */
+async function post(d: DocumentContext, periodId: number, landedCosts: boolean): Promise<DocTypeRow | null> {
   const { rows } = await d.wc.tx.query<{ lines: unknown; taxes: unknown }>(FACTS_SQL, [docId(d)], { name: 'doc_invoice_facts' });
   const f: PostingFacts = { lines: json(rows[0]?.lines ?? '[]'), taxes: json(rows[0]?.taxes ?? '[]') };
   const dt = await docTypeOf(d);
@@ -62,7 +63,7 @@ async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | 
   for (const t of f.taxes) taxTotal = add(taxTotal, t.amt);
   let total: Decimal = ZERO;
   // A vendor invoice's landed cost lines post their allocations instead (and cost them).
-  const landed = sales || credit ? new Map<number, Fact[]>() : await landedCostFacts(d, await accountSchema(d), current(d, 'dateacct'));
+  const landed = sales || credit || !landedCosts ? new Map<number, Fact[]>() : await landedCostFacts(d, await accountSchema(d), current(d, 'dateacct'));
   for (const l of f.lines) {
     total = add(total, l.net);
     const allocated = landed.get(l.id);
@@ -192,8 +193,8 @@ export const invoiceDocument: DocumentType = {
     await markInvoiced(d, docId(d));
     const kind = (await docTypeOf(d))?.docbasetype ?? (d.row.issotrx === 'Y' ? 'ARI' : 'API');
     const invoice = { id: docId(d), sales: kind.startsWith('AR'), credit: kind.endsWith('C'), taxIncluded: d.row.istaxincluded === 'Y' };
-    await allocateLandedCosts(d.wc.tx, invoice, d.wc.auth.userId);
-    const dt = await post(d, periodId);
+    const landedCosts = await allocateLandedCosts(d.wc.tx, invoice, d.wc.auth.userId);
+    const dt = await post(d, periodId, landedCosts);
     // Matched after posting: the invoice matches it writes post against the invoice's facts.
     if (d.row.issotrx === 'N') {
       const origin = { userId: d.wc.auth.userId, dateTrx: current(d, 'dateinvoiced'), dateAcct: current(d, 'dateacct'), documentNo: String(current(d, 'documentno') ?? '') };
