@@ -3,7 +3,7 @@ import { ApiError, forbidden } from '../errors.js';
 
 /**
  * Tables that documents maintain as they are processed: the ledger (Fact_Acct), the stock and its
- * history (M_StorageOnHand, M_StorageReservation, M_Transaction, M_CostDetail) and the matching of
+ * history (M_StorageOnHand, M_StorageReservation, M_Transaction, M_CostDetail, M_CostHistory) and the matching of
  * orders, receipts and invoices (M_MatchPO, M_MatchInv). A row written by hand would leave them
  * disagreeing with the documents (a one-sided debit, stock without a document or a value), so
  * the record API only reads them; the document engine writes them in its own statements. Physical
@@ -15,6 +15,7 @@ export const DOCUMENT_MAINTAINED_TABLES: ReadonlySet<string> = new Set([
   'm_storagereservation',
   'm_transaction',
   'm_costdetail',
+  'm_costhistory',
   'm_matchpo',
   'm_matchinv',
 ]);
