@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/types.js';
 import { adjustedCostsSql, COST_ADJUSTMENT_DESCRIPTION } from './adjusted-costs.js';
+import type { Revaluation } from './revaluation-facts.js';
 
 /** The lines of a cost adjustment $1: a reversal's line takes back the change of the line it reverses. */
 const LINES_SQL = `SELECT il.m_inventoryline_id AS line_id, il.line, il.m_product_id, il.ad_org_id, il.newcostprice AS newprice, il.currentcostprice AS expected,
@@ -30,14 +31,6 @@ export async function adjustedLines(q: Queryable, documentId: number, schemaId: 
     { name: 'doc_cost_adjust_check' },
   );
   return rows;
-}
-
-/** One adjusted line: the stock on hand it revalued and by how much. */
-export interface Revaluation {
-  line_id: number;
-  m_product_id: number;
-  qty: string;
-  amt: string;
 }
 
 /**

@@ -1,11 +1,12 @@
-import { accountSchema, postFacts, type Fact } from '../accounting/facts.js';
-import { compare, isZero, dec, sub, type Decimal } from '../decimal.js';
+import { accountSchema, postFacts } from '../accounting/facts.js';
+import { compare, dec } from '../decimal.js';
 import { current, docId, docTypeOf, requireOpenPeriod } from '../engine/common.js';
 import { refuse, type DocumentContext } from '../engine/document-type.js';
 import { createReversal } from '../engine/reversal.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { ADJUSTABLE_METHODS } from './adjusted-costs.js';
-import { adjustCosts, adjustedLines, type Revaluation } from './cost-adjustment-costs.js';
+import { adjustCosts, adjustedLines } from './cost-adjustment-costs.js';
+import { revaluationFacts } from './revaluation-facts.js';
 
 /**
  * Refuses an adjustment (or its reversal, `documentId`) that cannot be made: a product on two
@@ -24,21 +25,6 @@ async function checkLines(d: DocumentContext, documentId: number, schemaId: numb
     }
     if (compare(l.target ?? 0, 0) < 0) throw refuse(`${at}: the cost of product ${l.m_product_id} would become negative (${l.target})`);
   }
-}
-
-/** The facts of revaluations: Product Asset debited by a rise (credited by a fall) against Cost Adjustment. */
-function revaluationFacts(lines: readonly Revaluation[]): Fact[] {
-  const facts: Fact[] = [];
-  for (const l of lines) {
-    if (isZero(l.amt)) continue;
-    const amt: Decimal = dec(l.amt);
-    const up = compare(amt, 0) > 0;
-    const abs = up ? amt : sub(0, amt);
-    const common = { lineId: Number(l.line_id), productId: Number(l.m_product_id) };
-    facts.push({ ...common, account: 'p_asset_acct', qty: l.qty, ...(up ? { dr: abs } : { cr: abs }) });
-    facts.push({ ...common, account: 'p_costadjustment_acct', qty: l.qty, ...(up ? { cr: abs } : { dr: abs }) });
-  }
-  return facts;
 }
 
 /** Adjusts the costs of the document `documentId` and posts the revaluation under it. */

@@ -136,6 +136,24 @@ describe('cost adjustments (M_Inventory of sub type CA) and the cost history', (
     assert.deepEqual(await violations(), []);
   });
 
+  it('a receipt or a count reversed after its standard cost changed takes its stock out at the new cost, the difference to Cost Adjustment', async () => {
+    const p = await c.product('S', 10);
+    const receipt = await c.receive(p, 10, 10);
+    const counted = await c.ok('POST', '/api/v1/models/m_inventory', { M_Warehouse_ID: HQ_WAREHOUSE, 'doc-action': 'CO', M_InventoryLine: [{ M_Product_ID: p, QtyCount: 8 }] });
+    await expectCost(p, 10, 8, 'two counted out at 10');
+    await adjust(p, 12);
+    await expectCost(p, 12, 8, 'adjusted to 12');
+
+    const recount = await c.ok('PUT', `/api/v1/models/m_inventory/${counted.id}`, { 'doc-action': 'RC' });
+    await expectCost(p, 12, 10, 'the count\'s reversal brings the two back at 12');
+    assert.deepEqual(await facts(Number(idOf(recount.Reversal_ID))), { [ASSET]: 24, [COST_ADJUSTMENT]: -4, 1109000: -20 });
+    const back = await c.ok('PUT', `/api/v1/models/m_inout/${receipt.id}`, { 'doc-action': 'RC' });
+    await expectCost(p, 12, 0, 'the receipt\'s reversal takes the ten out at 12');
+    const reversalFacts = await c.records('fact_acct', `AD_Table_ID eq 319 and Record_ID eq ${Number(idOf(back.Reversal_ID))} and Account_ID eq ${COST_ADJUSTMENT}`);
+    assert.deepEqual(reversalFacts.map((f) => round2(Number(f.AmtAcctDr) - Number(f.AmtAcctCr))), [20]);
+    assert.deepEqual(await violations(), []);
+  });
+
   it('refuses an adjustment without lines, products it cannot adjust, negative prices, and a line whose cost changed since; nothing is written', async () => {
     const empty = await adjustment([]);
     assert.equal(empty.status, 201, empty.text);
