@@ -1,5 +1,5 @@
 import { accountSchema, postFacts } from '../accounting/facts.js';
-import { compare, dec } from '../decimal.js';
+import { compare } from '../decimal.js';
 import { current, docId, docTypeOf, requireOpenPeriod } from '../engine/common.js';
 import { refuse, type DocumentContext } from '../engine/document-type.js';
 import { createReversal } from '../engine/reversal.js';
@@ -7,6 +7,9 @@ import { nowTimestamp, todayDate } from '../row-values.js';
 import { ADJUSTABLE_METHODS } from './adjusted-costs.js';
 import { adjustCosts, adjustedLines } from './cost-adjustment-costs.js';
 import { revaluationFacts } from './revaluation-facts.js';
+
+/** A price as a message shows it, without trailing zeros. */
+const price = (v: string | null): string => (v ?? '0').replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, '');
 
 /**
  * Refuses an adjustment (or its reversal, `documentId`) that cannot be made: a product on two
@@ -21,7 +24,7 @@ async function checkLines(d: DocumentContext, documentId: number, schemaId: numb
     if (!l.method || !ADJUSTABLE_METHODS.includes(l.method)) throw refuse(`${at}: product ${l.m_product_id} is not costed by standard or average cost, which a cost adjustment sets`);
     if (l.m_cost_id === null || l.price === null) throw refuse(`${at}: product ${l.m_product_id} has no cost to adjust`);
     if (!l.reverses && compare(l.price, l.expected ?? 0) !== 0) {
-      throw refuse(`${at}: the current cost of product ${l.m_product_id} changed since the line was made (from ${dec(l.expected ?? 0).toString()} to ${l.price}); make the line again`);
+      throw refuse(`${at}: the current cost of product ${l.m_product_id} changed since the line was made (from ${price(l.expected)} to ${price(l.price)}); make the line again`);
     }
     if (compare(l.target ?? 0, 0) < 0) throw refuse(`${at}: the cost of product ${l.m_product_id} would become negative (${l.target})`);
   }

@@ -194,7 +194,7 @@ describe('cost adjustments (M_Inventory of sub type CA) and the cost history', (
     await expectCost(avg, 12, 8, 'the receipt moved the average');
     const refused = await c.call('PUT', `/api/v1/models/m_inventory/${stale.body.id}`, { 'doc-action': 'CO' });
     assert.equal(refused.status, 400, refused.text);
-    assert.match(refused.body.detail, /line 10: the current cost of product \d+ changed since the line was made/);
+    assert.match(refused.body.detail, /line 10: the current cost of product \d+ changed since the line was made \(from 10 to 12\)/);
     await expectCost(avg, 12, 8, 'nothing was adjusted');
     const [still] = await c.records('m_inventory', `M_Inventory_ID eq ${stale.body.id}`);
     assert.notEqual(idOf(still!.DocStatus), 'CO');
