@@ -15,7 +15,7 @@ const price = (v: string | null): string => (v ?? '0').replace(/(\.\d*?)0+$/, '$
  * Refuses an adjustment (or its reversal, `documentId`) that cannot be made: a product on two
  * lines, a product without a cost row or costed by a method an adjustment does not set, a line
  * made at another cost than the product's cost now (the original's "Current Cost for Line n have
- * changed"), a negative price.
+ * changed"), a price that is not greater than 0.
  */
 async function checkLines(d: DocumentContext, documentId: number, schemaId: number): Promise<void> {
   for (const l of await adjustedLines(d.wc.tx, documentId, schemaId)) {
@@ -26,7 +26,7 @@ async function checkLines(d: DocumentContext, documentId: number, schemaId: numb
     if (!l.reverses && compare(l.price, l.expected ?? 0) !== 0) {
       throw refuse(`${at}: the current cost of product ${l.m_product_id} changed since the line was made (from ${price(l.expected)} to ${price(l.price)}); make the line again`);
     }
-    if (compare(l.target ?? 0, 0) < 0) throw refuse(`${at}: the cost of product ${l.m_product_id} would become negative (${l.target})`);
+    if (compare(l.target ?? 0, 0) <= 0) throw refuse(`${at}: the cost of product ${l.m_product_id} would become ${price(l.target)}; a cost must stay greater than 0`);
   }
 }
 

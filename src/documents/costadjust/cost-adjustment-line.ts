@@ -13,7 +13,8 @@ const methodName = (m: string): string => METHOD_NAMES[m] ?? m;
  * current cost (its M_Cost price under its costing method); a product without a cost row, or
  * costed by a method whose cost an adjustment does not set (FIFO, LIFO, last prices), or by
  * another method than the document's CostingMethod when that is set, is refused. NewCostPrice
- * is required and not negative.
+ * is required and greater than 0 (a cost of 0 is one not set yet, which the next stock document
+ * would seed from the price list).
  */
 export async function costAdjustmentLineBeforeSave(e: ModelEvent, header: Row): Promise<void> {
   const row = e.row;
@@ -41,8 +42,8 @@ export async function costAdjustmentLineBeforeSave(e: ModelEvent, header: Row): 
     if (cost.price === null) throw invalid(`Product ${productId} has no cost to adjust yet: it gets one when it is first received or counted (column M_Product_ID)`);
     row.currentcostprice = cost.price;
   }
-  if (isEmptyValue(row.newcostprice)) throw invalid('A cost adjustment line needs the new cost price (column NewCostPrice)');
-  if (Number(row.newcostprice) < 0) throw invalid('A cost price cannot be negative (column NewCostPrice)');
+  // A cost of 0 is a cost not set yet: the next receipt or shipment would take the product's list price instead.
+  if (isEmptyValue(row.newcostprice) || !(Number(row.newcostprice) > 0)) throw invalid('A cost adjustment line needs a new cost price greater than 0 (column NewCostPrice)');
   await lineUnitAndQuantity(e, 'qtycount');
   row.qtycount = 0;
 }

@@ -177,6 +177,9 @@ describe('cost adjustments (M_Inventory of sub type CA) and the cost history', (
     const negative = await adjustment([[avg, -1]]);
     assert.equal(negative.status, 400, negative.text);
     assert.match(negative.body.detail, /column NewCostPrice/);
+    const zero = await adjustment([[avg, 0]]);
+    assert.equal(zero.status, 400, zero.text);
+    assert.match(zero.body.detail, /greater than 0 \(column NewCostPrice\)/);
     const otherMethod = await adjustment([[avg, 11]], { CostingMethod: 'S' });
     assert.equal(otherMethod.status, 400, otherMethod.text);
     assert.match(otherMethod.body.detail, /adjusts Standard Costing/);
