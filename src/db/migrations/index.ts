@@ -28,6 +28,7 @@ import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
 import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
 import { addTransitSeed } from '../../documents/movement/transit-seed.js';
 import { addLandedCostSeed } from '../../documents/landedcost/landed-cost-seed.js';
+import { addCostAdjustmentSeed } from '../../documents/costadjust/cost-adjustment-seed.js';
 import { addDepositBatchTables } from '../../documents/depositbatch/deposit-batch-seed.js';
 
 export type { Migration } from './migration.js';
@@ -173,6 +174,13 @@ export const migrations: Migration[] = [
     name: 'the attributes of an attribute set (M_AttributeUse, 563): its dictionary rows and table',
     async up(tx) {
       await addAttributeUseTable(tx);
+    },
+  },
+  {
+    version: 252,
+    name: "cost adjustments: the demo's document type Cost Adjustment (MMI, DocSubTypeInv CA)",
+    async up(tx) {
+      await addCostAdjustmentSeed(tx);
     },
   },
   {

@@ -6,6 +6,7 @@ import { moveStock } from '../stock/movements.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
 import { matchReceipt } from './matching.js';
+import { postStandardReversalDifference } from '../costadjust/standard-reversal.js';
 import { reverseReceiptMatches } from './match-reversal.js';
 import { postMatchInvoiceReversals, postMatchInvoices } from './match-posting.js';
 import { createReversal, type ReversalDetail } from './reversal.js';
@@ -76,6 +77,7 @@ async function reverse(d: DocumentContext, accrual: boolean): Promise<void> {
   await postMatchInvoiceReversals(d, matches, date, periodId);
   await costInOut(d, reversalId, date);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
+  await postStandardReversalDifference(d, LINES.table, reversalId, date, periodId);
   await d.wc.tx.query(`UPDATE m_inout SET posted = 'Y' WHERE m_inout_id = $1`, [reversalId]);
   d.changes.posted = d.row.posted;
   d.messages.push(`Reversal ${String(d.row.documentno)}^`);

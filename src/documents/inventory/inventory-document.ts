@@ -5,6 +5,7 @@ import { idOf, nowTimestamp } from '../row-values.js';
 import { applyStockDeltas } from '../stock/movements.js';
 import { refuseNegativeStock } from '../stock/negative-stock.js';
 import { accrualOnVoidByMovementDate, reverseStockDocument } from '../stock/stock-reversal.js';
+import { completeCostAdjustment, prepareCostAdjustment, reverseCostAdjustment } from '../costadjust/cost-adjustment-document.js';
 import { costInventory, INVENTORY_DIFFERENCE_SQL, postInventory } from './inventory-posting.js';
 
 /** The stock changes of a count ($1): each line of a stocked product with a difference, in (I+) or out (I-) of its locator. */
@@ -64,8 +65,8 @@ async function stampCounted(d: DocumentContext, date: unknown): Promise<void> {
 // A reversal counts the original's book quantity where it counted (the swap), and returns what was used.
 const LINES: ReversalDetail = { table: 'm_inventoryline', link: 'm_inventory_id', negate: ['qtyinternaluse', 'qtyentered'], backLink: 'reversalline_id' };
 
-const reverse = (d: DocumentContext, accrual: boolean): Promise<void> =>
-  reverseStockDocument(
+const reverse = async (d: DocumentContext, accrual: boolean): Promise<void> =>
+  (await subType(d)) === 'CA' ? reverseCostAdjustment(d, accrual) : reverseStockDocument(
     d,
     accrual,
     LINES,
@@ -80,8 +81,8 @@ const reverse = (d: DocumentContext, accrual: boolean): Promise<void> =>
  * book quantities from stock (PI); complete moves stock by each line's difference (M_Transaction
  * I+ / I-, refused where a warehouse that disallows negative inventory would go below zero) and
  * posts it against inventory differences or the line's charge (see postInventory). A completed
- * count is voided or reversed by a reversal that moves everything back. Cost adjustments (CA)
- * belong to costing and are refused.
+ * count is voided or reversed by a reversal that moves everything back. A cost adjustment (CA)
+ * sets its products' costs and revalues their stock instead (src/documents/costadjust/).
  */
 export const inventoryDocument: DocumentType = {
   table: 'm_inventory',
@@ -92,7 +93,8 @@ export const inventoryDocument: DocumentType = {
     await requireOpenPeriod(d, 'movementdate');
     await requireLines(d, 'm_inventoryline');
     const type = await subType(d);
-    if (type !== 'PI' && type !== 'IU') throw refuse(`the document type's inventory sub type (DocSubTypeInv) is ${type ?? 'not set'}: counts take PI (physical inventory) or IU (internal use)`);
+    if (type === 'CA') return prepareCostAdjustment(d);
+    if (type !== 'PI' && type !== 'IU') throw refuse(`the document type's inventory sub type (DocSubTypeInv) is ${type ?? 'not set'}: counts take PI (physical inventory), IU (internal use) or CA (cost adjustment)`);
     if (type === 'PI') await refreshBook(d);
     else {
       const { rows } = await d.wc.tx.query<{ line: number }>(
@@ -107,7 +109,12 @@ export const inventoryDocument: DocumentType = {
     await definiteNumberAndDate(d, 'movementdate');
     const periodId = await requireOpenPeriod(d, 'movementdate');
     const date = current(d, 'movementdate');
-    const counted = (await subType(d)) === 'PI';
+    const type = await subType(d);
+    if (type === 'CA') {
+      await completeCostAdjustment(d, periodId);
+      return 'CO';
+    }
+    const counted = type === 'PI';
     await moveStock(d, docId(d), date, counted);
     // The storage the count changed is stamped already; lines without a difference are stamped here.
     if (counted) await stampCounted(d, date);

@@ -1,4 +1,5 @@
 import type { ModelEvent, Row } from '../../events/model-events.js';
+import { costAdjustmentLineBeforeSave } from '../costadjust/cost-adjustment-line.js';
 import { fillEmpty, idOf, invalid, isEmptyValue } from '../row-values.js';
 import { defaultStockDocType, lineUnitAndQuantity, nextLineNo, refuseProcessedHeader } from '../stock/stock-document-rules.js';
 
@@ -8,7 +9,7 @@ export async function inventoryBeforeSave(e: ModelEvent): Promise<void> {
   if (e.type === 'before-new' && e.auth.warehouseId > 0) fillEmpty(e, 'm_warehouse_id', e.auth.warehouseId);
 }
 
-const LINE_HEADER_SQL = `SELECT h.m_inventory_id, h.documentno, h.processed, h.m_warehouse_id, dt.docsubtypeinv,
+const LINE_HEADER_SQL = `SELECT h.m_inventory_id, h.documentno, h.processed, h.m_warehouse_id, h.costingmethod, dt.docsubtypeinv,
     (SELECT l.m_locator_id FROM m_locator l WHERE l.m_warehouse_id = h.m_warehouse_id AND l.isactive = 'Y' ORDER BY CASE WHEN l.isdefault = 'Y' THEN 0 ELSE 1 END, l.m_locator_id LIMIT 1) AS locator_id,
     (SELECT l.m_warehouse_id FROM m_locator l WHERE l.m_locator_id = $2) AS locator_warehouse_id,
     (SELECT COALESCE(max(x.line), 0) FROM m_inventoryline x WHERE x.m_inventory_id = h.m_inventory_id) AS max_line
@@ -30,7 +31,8 @@ const changedAny = (e: ModelEvent, columns: readonly string[]): boolean => e.typ
  * of it; the product's unit. A physical inventory line (sub type PI) takes QtyBook from the stock
  * on hand at its locator whenever product, locator or attribute instance change, and counts its
  * book quantity when no count is given; QtyInternalUse is not its. An internal use line (IU)
- * issues QtyInternalUse to its charge, both required. Lines of a processed count cannot change.
+ * issues QtyInternalUse to its charge, both required. A cost adjustment line (CA) is its own
+ * (costAdjustmentLineBeforeSave). Lines of a processed count cannot change.
  */
 export async function inventoryLineBeforeSave(e: ModelEvent): Promise<void> {
   const row = e.row;
@@ -43,7 +45,8 @@ export async function inventoryLineBeforeSave(e: ModelEvent): Promise<void> {
   if (idOf(row.m_locator_id) === null) throw invalid('The line has no locator and the count no warehouse to take one from (column M_Locator_ID)');
   if (row.m_attributesetinstance_id === null || row.m_attributesetinstance_id === undefined) row.m_attributesetinstance_id = 0;
   if (row.qtycsv === null || row.qtycsv === undefined) row.qtycsv = 0;
-  if (header.docsubtypeinv === 'IU') {
+  if (header.docsubtypeinv === 'CA') await costAdjustmentLineBeforeSave(e, header);
+  else if (header.docsubtypeinv === 'IU') {
     if (isEmptyValue(row.qtyinternaluse)) throw invalid('An internal use line needs the quantity used (column QtyInternalUse)');
     if (idOf(row.c_charge_id) === null) throw invalid('An internal use line needs the charge the use is booked to (column C_Charge_ID)');
     row.qtybook = 0;

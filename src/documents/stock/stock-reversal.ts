@@ -1,5 +1,6 @@
 import { ident } from '../../db/sql.js';
 import { postReversingFacts } from '../accounting/facts.js';
+import { postStandardReversalDifference } from '../costadjust/standard-reversal.js';
 import { docId, periodOf, requireOpenPeriod } from '../engine/common.js';
 import type { DocumentContext } from '../engine/document-type.js';
 import { createReversal, type ReversalDetail } from '../engine/reversal.js';
@@ -13,7 +14,8 @@ export async function accrualOnVoidByMovementDate(d: DocumentContext): Promise<b
 /**
  * Reverses a completed move or count, as the original's reverse-correct (on its own movement
  * date) and reverse-accrual (today): a copy numbered "<number>^" whose lines `lines` negates,
- * adjusted by `adjust`, whose stock `move` applies, and whose facts are the original's negated.
+ * adjusted by `adjust`, whose stock `move` applies, and whose facts are the original's negated
+ * (with the difference a standard cost changed since, see postStandardReversalDifference).
  */
 export async function reverseStockDocument(
   d: DocumentContext,
@@ -31,6 +33,7 @@ export async function reverseStockDocument(
   if (adjust) await adjust(reversalId);
   await move(reversalId, date);
   await postReversingFacts(d, docId(d), reversalId, date, periodId);
+  await postStandardReversalDifference(d, lines.table, reversalId, date, periodId);
   await d.wc.tx.query(`UPDATE ${table} SET posted = 'Y' WHERE ${key} = $1`, [reversalId]);
   d.changes.posted = d.row.posted;
   d.messages.push(`Reversal ${String(d.row.documentno)}^`);

@@ -22,6 +22,7 @@ import { booksViolations, type Violation } from '../../../src/documents/invarian
 import { OPEN_AMOUNT_SQL, UNALLOCATED_SQL } from '../../../src/documents/engine/settlement.js';
 import { DEMO_LOTS } from '../../../src/seed/lots-seed.js';
 import { costingCalls } from './costing-helpers.js';
+import { COST_ADJUSTMENT_DOCTYPE } from '../../../src/documents/costadjust/cost-adjustment-seed.js';
 
 const SEED = process.env.FUZZ_SEED === 'random' ? Date.now() % 2 ** 31 : Number(process.env.FUZZ_SEED ?? 20261128);
 const STEPS = Number(process.env.FUZZ_STEPS ?? 200);
@@ -463,6 +464,15 @@ describe('books invariants under random documents', () => {
           M_InventoryLine: [{ M_Product_ID: product, QtyCount: rnd.int(0, 40), ...(await lotOf(product, true)) }],
         });
       },
+    },
+    costAdjustment: {
+      weight: 2,
+      // A new cost for a product with stock (refused for a product costed by FIFO or without a cost); its reversals are the counts'.
+      run: () =>
+        send('POST', '/api/v1/models/m_inventory', {
+          C_DocType_ID: COST_ADJUSTMENT_DOCTYPE, M_Warehouse_ID: HQ_WAREHOUSE, Description: MARK, 'doc-action': 'CO',
+          M_InventoryLine: [{ M_Product_ID: rnd.pick(MOVED), NewCostPrice: rnd.money(0, 40) }],
+        }),
     },
     posOrder: {
       weight: 2,

@@ -44,7 +44,7 @@ export const ADMINISTRATOR_TABLES: ReadonlySet<string> = new Set([
 ]);
 
 /** Tables only documents write as they post or move stock: the record API never writes them. */
-export const DOCUMENT_WRITTEN_TABLES: ReadonlySet<string> = new Set(['fact_acct', 'm_storageonhand', 'm_storagereservation', 'm_transaction', 'm_costdetail', 'm_matchpo', 'm_matchinv']);
+export const DOCUMENT_WRITTEN_TABLES: ReadonlySet<string> = new Set(['fact_acct', 'm_storageonhand', 'm_storagereservation', 'm_transaction', 'm_costdetail', 'm_costhistory', 'm_matchpo', 'm_matchinv']);
 
 export function levelReached(userLevel: string, accessLevel: string): boolean {
   const letters = (['S', 'C', 'O'] as const).filter((l, i) => userLevel[i] === l);
