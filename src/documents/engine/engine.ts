@@ -57,6 +57,8 @@ export interface DocumentActionOptions {
   fromWorkflow?: boolean;
   /** The document was created by the same write operation (a POST with doc-action). */
   newRecord?: boolean;
+  /** The document's row as the caller's transaction locked it, its access checked, and unchanged since. */
+  lockedRow?: Row;
 }
 
 const isWriteContext = (c: DocumentActionContext | WriteContext): c is WriteContext => 'deferred' in c && 'pending' in c;
@@ -80,7 +82,7 @@ export async function runDocumentAction(
   if (!t) throw badRequest('Invalid table name', `No match found for table name: ${String(table)}`);
   const type = types.get(t.dbName);
   if (!type) throw badRequest('Failed Processing Document', `${t.name} is not a document with actions`);
-  const row = await loadForWrite(wc, t, String(recordId));
+  const row = options.lockedRow ?? (await loadForWrite(wc, t, String(recordId)));
   assertWritableRow(wc.auth, t, Number(row.ad_client_id), Number(row.ad_org_id), 'update');
   const status = isDocStatus(row.docstatus) ? row.docstatus : 'DR';
   const code = typeof action === 'string' ? action.trim().toUpperCase() : String(action);

@@ -30,7 +30,12 @@ export interface WriteResult {
   row: Row;
   /** Detail results keyed as in the request body. */
   details: Map<string, WriteResult[]>;
+  /** An update that wrote nothing: `row` is the row as this transaction locked it, still current. */
+  unchanged?: boolean;
 }
+
+/** The column of a row loaded for writing that says whether the role may read it (taken off the row). */
+const VISIBLE = '__dictum_visible';
 
 const nowText = (): string => isoNow().replace('T', ' ').slice(0, 23);
 
@@ -255,17 +260,22 @@ export async function loadForWrite(wc: WriteContext, table: Table, idText: strin
   const cond = keyCondition(table, idText, 't', sql);
   await lockParentOfRow(wc, table.dbName, cond, sql.values);
   const versionItem = version ? versionExpr(table, 't') : null;
-  const { rows } = await wc.tx.query<Row>(`SELECT t.*${versionItem ? `, ${versionItem} AS "${VERSION}"` : ''} FROM ${ident(table.dbName)} t WHERE ${cond} FOR UPDATE`, sql.values);
+  // Whether the role may see the row comes with the locked row itself: no statement of its own.
+  const visibleItem = readPredicate(wc.auth, table, 't', sql);
+  const { rows } = await wc.tx.query<Row>(
+    `SELECT t.*${versionItem ? `, ${versionItem} AS "${VERSION}"` : ''}, (${visibleItem}) AS "${VISIBLE}" FROM ${ident(table.dbName)} t WHERE ${cond} FOR UPDATE`,
+    sql.values,
+  );
   if (!rows.length) throw notFound('Record not found', `No record found matching id: ${idText}`);
+  const row = rows[0]!;
   if (version) {
-    version(versionItem ? (rows[0]![VERSION] as string) : null);
-    delete rows[0]![VERSION];
+    version(versionItem ? (row[VERSION] as string) : null);
+    delete row[VERSION];
   }
-  const check = new SqlBuilder();
-  check.values.push(...sql.values);
-  const visible = await wc.tx.query(`SELECT 1 FROM ${ident(table.dbName)} t WHERE ${cond} AND ${readPredicate(wc.auth, table, 't', check)}`, check.values);
-  if (!visible.rows.length) throw forbidden('Access denied', `Access denied for record with id: ${idText}`);
-  return rows[0]!;
+  const visible = row[VISIBLE] === true || row[VISIBLE] === 't';
+  delete row[VISIBLE];
+  if (!visible) throw forbidden('Access denied', `Access denied for record with id: ${idText}`);
+  return row;
 }
 
 const sameValue = (a: unknown, b: unknown): boolean => {
@@ -311,7 +321,7 @@ export async function updateRecord(wc: WriteContext, table: Table, idText: strin
     wc.memo.forget(table.dbName);
     await emit(wc, 'after-change', table, saved, old, changed);
   }
-  const result: WriteResult = { table, row: saved, details: new Map() };
+  const result: WriteResult = { table, row: saved, details: new Map(), ...(changed.size || parsed.details.length ? {} : { unchanged: true }) };
   for (const d of parsed.details) result.details.set(d.key, await writeDetails(wc, table, saved, d.table, d.items));
   return result;
 }

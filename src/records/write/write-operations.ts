@@ -92,7 +92,9 @@ async function withDocAction(wc: WriteContext, table: Table, result: WriteResult
   const action = docActionOfBody(body);
   let message: string | undefined;
   if (action !== undefined && isDocumentTable(table) && table.keyColumn) {
-    const done = await runDocumentAction(wc, table, String(result.row[table.keyColumn.dbName]), action, { newRecord: created });
+    // A PUT that only asks for the action has the row locked and checked already: not loaded again.
+    const options = created ? { newRecord: true } : result.unchanged ? { lockedRow: result.row } : {};
+    const done = await runDocumentAction(wc, table, String(result.row[table.keyColumn.dbName]), action, options);
     await wc.deferred.flush();
     message = done.message;
   }
