@@ -2,6 +2,7 @@ import type { Tx } from '../../db/types.js';
 import { deterministicUuid } from '../../seed/deterministic-uuid.js';
 import { readSeed, seedTable } from '../../seed/bootstrap.js';
 import { insertSeedRows } from '../../seed/insert-rows.js';
+import { tablePrintProcess } from '../../print/print-processes.js';
 
 /** A tab of a window to add: its table, level, the column linking it to the tab above and its record filter. */
 export interface TabSpec {
@@ -103,6 +104,8 @@ export async function addWindows(tx: Tx, seed: WindowSeed, now = new Date().toIS
       tabs.push({
         AD_Tab_ID: t.id, AD_Client_ID: 0, AD_Org_ID: 0, AD_Window_ID: w.id, Name: t.name, Description: t.description ?? null, SeqNo: seqNo, TabLevel: t.level,
         AD_Table_ID: tableId, AD_Column_ID: link ? Number(link.ad_column_id) : null, WhereClause: t.whereClause ?? null,
+        // The tab prints its records by its table's print process, as the original's document tabs do.
+        AD_Process_ID: tablePrintProcess(t.table.toLowerCase()),
         IsReadOnly: t.readOnly ? 'Y' : 'N', IsInsertRecord: t.readOnly ? 'N' : 'Y', IsSingleRow: t.level === 0 ? 'Y' : 'N', HasTree: 'N',
         IsTranslationTab: 'N', IsAdvancedTab: 'N', IsSortTab: 'N', IsInfoTab: 'N', TreeDisplayedOn: 'B', EntityType: 'D',
       });

@@ -83,6 +83,10 @@ describe('windows of the documents added since the first fifteen', () => {
     assert.equal(line.body.M_Inventory_ID.id, count.id);
     const internal = await as(fx.admin, 'GET', `/api/v1/windows/internal-use-inventory/${count.id}`);
     assert.equal(internal.status, 404, 'a physical inventory is not an internal use');
+    const printed = await as(fx.admin, 'GET', `/api/v1/windows/physical-inventory/${count.id}/print`);
+    assert.equal(printed.status, 200, printed.text);
+    const noPrint = await as(fx.admin, 'GET', `/api/v1/windows/requisition/tabs/requisition-line/1/print`);
+    assert.equal(noPrint.status, 404, 'a tab of a table without a print process prints nothing');
   });
 
   it('creates a requisition with its lines through the window, and a line under it through its tab', async () => {
