@@ -29,6 +29,7 @@ import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.
 import { addTransitSeed } from '../../documents/movement/transit-seed.js';
 import { addLandedCostSeed } from '../../documents/landedcost/landed-cost-seed.js';
 import { addCostAdjustmentSeed } from '../../documents/costadjust/cost-adjustment-seed.js';
+import { addErpWindows } from '../../screens/seed/erp-windows.js';
 import { addDepositBatchTables } from '../../documents/depositbatch/deposit-batch-seed.js';
 
 export type { Migration } from './migration.js';
@@ -279,6 +280,13 @@ export const migrations: Migration[] = [
     name: "FIFO and LIFO costing: the index of the cost layers (M_CostQueue) by product, and the demo's LIFO material cost element",
     async up(tx) {
       await addCostQueueSeed(tx);
+    },
+  },
+  {
+    version: 273,
+    name: 'windows of the documents added since the first fifteen: GL Journal Batch (132), GL Journal (200000), Bank Statement (194), Cash Journal (255), Inventory Move (170), Physical Inventory (168), Internal Use Inventory (341), Payment Selection (manual) (206), Dunning Run (231), Requisition (322), RfQ (324), the Landed Cost tab of Invoice (Vendor), their fields, access and menu entries',
+    async up(tx) {
+      await addErpWindows(tx);
     },
   },
 ];
