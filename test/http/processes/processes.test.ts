@@ -68,6 +68,7 @@ describe('processes', () => {
         'aging',
         'c_allocation_process',
         'c_bankstatement-banktransfer',
+        'c_bankstatement_createfrompayments',
         'c_bankstatement_matcher',
         'c_invoice-process',
         'c_order-process',
