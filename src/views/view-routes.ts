@@ -9,7 +9,8 @@ import { parseReadOptions, type ReadOptions } from '../records/read/read-options
 import type { ReadContext } from '../records/read/read-context.js';
 import { getRecord, listRecords, type ReadScope } from '../records/read/reader.js';
 import { columnValue, type Json, type JsonObject } from '../records/serialize.js';
-import { deleteRecord, insertRecord, updateRecord } from '../records/write/persist.js';
+import { insertRecord, updateRecord } from '../records/write/persist.js';
+import { deleteRecord } from '../records/write/delete-record.js';
 import { createWriteContext } from '../records/write/write-context.js';
 import type { Services } from '../services.js';
 import { staleReads } from '../records/http/models-routes.js';
