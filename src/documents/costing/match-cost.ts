@@ -2,6 +2,9 @@ import type { Queryable } from '../../db/types.js';
 import { dec, toText, type Decimal, type DecimalInput } from '../decimal.js';
 import { costingMethodSql, costRowJoin, materialElementSql } from './costing-method.js';
 
+/** Costing methods that keep their price apart from amounts averaged in: standard, and FIFO/LIFO (their layers keep it). */
+const NOT_AVERAGED = "('S', 'F', 'L')";
+
 /** One posted invoice match whose invoice price differs from the receipt's value. */
 export interface MatchVariance {
   matchInvId: number;
@@ -35,7 +38,7 @@ const coverSql = (column: AveragedInColumn): string => `WITH s AS (
       FROM s CROSS JOIN LATERAL (SELECT ${costingMethodSql('$2::bigint', 's.c_acctschema_id')} AS method OFFSET 0) x
   ), k AS (
     SELECT e.method, e.element, c.m_cost_id, c.currentqty, c.currentcostprice, c.cumulatedamt, c.cumulatedqty,
-           CASE WHEN c.m_cost_id IS NULL OR e.method IN ('S', 'F', 'L') OR c.currentqty <= 0 THEN 0
+           CASE WHEN c.m_cost_id IS NULL OR e.method IN ${NOT_AVERAGED} OR c.currentqty <= 0 THEN 0
                 WHEN c.currentqty >= abs($3::numeric) THEN $4::numeric
                 ELSE round($4::numeric * c.currentqty / abs($3::numeric), s.prec) END AS covered
       FROM s CROSS JOIN e CROSS JOIN p ${costRowJoin('p', 's', 'e.element')}
@@ -50,7 +53,7 @@ const coverSql = (column: AveragedInColumn): string => `WITH s AS (
     SELECT nextval('m_costdetail_sq'), gen_random_uuid()::text, s.ad_client_id, $6, 'Y', $7::timestamp, $8, $7::timestamp, $8,
            s.c_acctschema_id, $2, 0, k.element, $9, k.covered, 0, 0, k.currentcostprice, k.currentqty, k.cumulatedamt, k.cumulatedqty, 0, 0,
            $5::timestamp, 'N', 'N', 'Y', $10::text
-      FROM s CROSS JOIN k WHERE k.m_cost_id IS NOT NULL AND k.method NOT IN ('S', 'F', 'L')
+      FROM s CROSS JOIN k WHERE k.m_cost_id IS NOT NULL AND k.method NOT IN ${NOT_AVERAGED}
   )
   SELECT k.covered::text AS covered, k.method FROM k`;
 
@@ -89,4 +92,4 @@ export function averageInVariance(q: Queryable, schemaId: number, m: MatchVarian
  * schema `schema` ($ parameter or column). Under FIFO and LIFO the layers keep the receipt's value,
  * so the whole variance goes to Invoice Price Variance, as under standard costing.
  */
-export const averagedSql = (product: string, schema: string): string => `(COALESCE(${costingMethodSql(product, schema)}, 'A') NOT IN ('S', 'F', 'L'))`;
+export const averagedSql = (product: string, schema: string): string => `(COALESCE(${costingMethodSql(product, schema)}, 'A') NOT IN ${NOT_AVERAGED})`;
