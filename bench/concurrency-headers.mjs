@@ -1,6 +1,6 @@
 // The cost of the concurrency headers (docs/concurrency.md): read, update and create, each without
 // and with its header, through wrk in alternating rounds on one server; prints both figures and
-// their ratio (npm run bench:headers; options: --seconds, --rounds, --connections, DATABASE_URL).
+// their ratio (npm run bench:headers; options: --seconds, --rounds, --warmup, --connections, DATABASE_URL).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,7 +19,9 @@ function option(name, fallback) {
   return at > 0 ? Number(process.argv[at + 1]) : fallback;
 }
 const SECONDS = option('seconds', 5);
-const ROUNDS = option('rounds', 3);
+const ROUNDS = option('rounds', 5);
+/** Rounds run and thrown away first: the server's code compiles and its caches fill over the first rounds. */
+const WARMUP = option('warmup', 2);
 const CONNECTIONS = option('connections', 8);
 /** Partners the reads and updates pick from at random. */
 const SAMPLE = 200;
@@ -94,7 +96,7 @@ async function main() {
   if (m.status !== 0) throw new Error(`migrate failed: ${(m.stderr || m.stdout).slice(-1500)}`);
   const client = await connect(url);
   await client.query("DELETE FROM c_bpartner WHERE value LIKE 'H%-%-%' OR value LIKE 'Hsample-%'");
-  await client.query('DELETE FROM dictum.idempotent_request');
+  await client.query('DELETE FROM dictum.idempotent_answer');
   const server = await startDictum({ root, databaseUrl: url, port: await freePort() });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-headers-'));
   try {
@@ -116,9 +118,9 @@ async function main() {
       const rps = { without: [], with: [] };
       const p50 = { without: [], with: [] };
       const cpu = { without: [], with: [] };
-      for (let round = -1; round < ROUNDS; round++) {
+      for (let round = -WARMUP; round < ROUNDS; round++) {
         // Alternating which variant goes first spreads the drift of a busy machine over both.
-        const order = round % 2 !== 0 ? ['without', 'with'] : ['with', 'without'];
+        const order = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
         for (const variant of order) {
           const file = path.join(work, `${sc.key}-${variant}-${round}.lua`);
           fs.writeFileSync(file, script({ kind: sc.kind, token, ids, tag: `${process.pid}r${run++}`, header: variant === 'with' ? sc.header : null }));
@@ -131,7 +133,7 @@ async function main() {
           const r = parseWrkOutput(out);
           if (r.errors) throw new Error(`${sc.title} ${variant}: ${r.errors} errors (non-2xx ${r.non2xx})`);
           const spent = ((await cpuTicks(client, server.pid, databaseName(url))) - before) * TICK_MS;
-          if (round < 0) continue; // the warm-up round: compiled code and caches ready for both
+          if (round < 0) continue; // warm-up rounds: compiled code and caches ready for both
           cpu[variant].push(spent / r.requests);
           rps[variant].push(r.rps);
           p50[variant].push(r.p50);
@@ -141,6 +143,10 @@ async function main() {
       const withHeader = median(rps.with);
       const cpuWithout = median(cpu.without);
       const cpuWith = median(cpu.with);
+      // Each round runs both variants back to back: the ratio within a round leaves out the drift
+      // between rounds (the server still warming up, other work on the machine), and the median of
+      // those ratios is the cost of the header.
+      const roundRatios = cpu.with.map((w, i) => w / cpu.without[i]);
       results.push({
         key: sc.key,
         title: sc.title,
@@ -150,7 +156,8 @@ async function main() {
         throughputRatio: without / withHeader,
         withoutCpuMs: cpuWithout,
         withCpuMs: cpuWith,
-        costRatio: cpuWith / cpuWithout,
+        costRatio: median(roundRatios),
+        roundRatios,
         withoutP50Ms: median(p50.without),
         withP50Ms: median(p50.with),
       });
@@ -162,7 +169,8 @@ async function main() {
       log(`| ${r.title} | ${r.withoutRps.toFixed(0)}, ${r.withoutCpuMs.toFixed(3)} | ${r.withRps.toFixed(0)}, ${r.withCpuMs.toFixed(3)} | ${r.costRatio.toFixed(3)} | ${r.throughputRatio.toFixed(3)} | ${r.header} |`);
     }
     log('');
-    log('CPU ms/req: server process plus its database sessions, per request. Cost 1.05 = 5% more with the header; median of the rounds.');
+    log('CPU ms/req: server process plus its database sessions, per request (median of the rounds). Cost: with / without within each round, median over the rounds; 1.05 = 5% more with the header.');
+    for (const r of results) log(`${r.title}: cost per round ${r.roundRatios.map((x) => x.toFixed(3)).join(' ')}`);
     if (process.argv.includes('--json')) log(JSON.stringify(results));
   } finally {
     await server.stop();

@@ -47,7 +47,8 @@ export const INTERNAL_TABLES: Readonly<Record<string, { distribution: Distributi
   auth_attempt: { distribution: 'local', why: 'login throttling counters, keyed by user name before any client is known' },
   queue_item: { distribution: 'local', why: 'the job queue, polled with FOR UPDATE SKIP LOCKED across all clients; a distributed table would poll every shard' },
   queue_control: { distribution: 'local', why: 'cancellation and progress of queued jobs, one row per queue item' },
-  idempotent_request: { distribution: 'distributed', why: 'stored answers of idempotent requests, per user and client; its key includes AD_Client_ID' },
+  idempotent_request: { distribution: 'distributed', why: 'answers of idempotent requests kept before migration 274, for instances of earlier versions; its key includes AD_Client_ID' },
+  idempotent_answer: { distribution: 'distributed', why: 'stored answers of idempotent requests, per client and digest of user, method, path and key; its key starts with AD_Client_ID' },
 };
 
 /** The placement of a dictionary table: by its access level, and CLIENT_DATA_SHARED_TABLES. */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Queryable } from '../db/types.js';
 import { toBuffer } from '../db/type-parsers.js';
 
@@ -32,25 +33,31 @@ export const KEPT_HOURS = 24;
  */
 export const LEASE_SECONDS = 600;
 
-const TABLE = 'dictum.idempotent_request';
-const KEY = 'ad_user_id = $1 AND ad_client_id = $2 AND idempotency_key = $3 AND method = $4 AND path = $5';
-const keyValues = (s: KeyScope): unknown[] => [s.userId, s.clientId, s.key, s.method, s.path];
+const TABLE = 'dictum.idempotent_answer';
+const KEY = 'ad_client_id = $1 AND scope_digest = $2';
+
+/** The digest a key's row is found by: user, client, method, path and key, one per line (the same bytes as the migration's SQL). */
+export function scopeDigest(s: KeyScope): Buffer {
+  return createHash('sha256').update(`${s.userId}\n${s.clientId}\n${s.method}\n${s.path}\n${s.key}`, 'utf8').digest();
+}
+const keyValues = (s: KeyScope): unknown[] => [s.clientId, scopeDigest(s)];
 
 // A row is taken when there is none, or when it expired, or when its run died (same request).
-const CLAIM = `INSERT INTO ${TABLE} AS r (ad_user_id, ad_client_id, idempotency_key, method, path, request_hash, lease_until, expires_at)
-  VALUES ($1, $2, $3, $4, $5, $6, now() + ${LEASE_SECONDS} * interval '1 second', now() + ${KEPT_HOURS} * interval '1 hour')
-  ON CONFLICT (ad_user_id, ad_client_id, idempotency_key, method, path) DO UPDATE
-    SET request_hash = EXCLUDED.request_hash, status = NULL, headers = NULL, body = NULL, lease_until = EXCLUDED.lease_until,
-        expires_at = EXCLUDED.expires_at, created = now()
-    WHERE r.expires_at < now() OR (r.status IS NULL AND r.lease_until < now() AND r.request_hash = EXCLUDED.request_hash)
+const TAKEN_WHEN = 'WHERE r.expires_at < now() OR (r.status IS NULL AND r.lease_until < now() AND r.request_hash = EXCLUDED.request_hash)';
+const CLAIM = `INSERT INTO ${TABLE} AS r (ad_client_id, scope_digest, ad_user_id, idempotency_key, request_hash, lease_until, expires_at)
+  VALUES ($1, $2, $3, $4, $5, now() + ${LEASE_SECONDS} * interval '1 second', now() + ${KEPT_HOURS} * interval '1 hour')
+  ON CONFLICT (ad_client_id, scope_digest) DO UPDATE
+    SET ad_user_id = EXCLUDED.ad_user_id, idempotency_key = EXCLUDED.idempotency_key, request_hash = EXCLUDED.request_hash, status = NULL, headers = NULL, body = NULL,
+        lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at
+    ${TAKEN_WHEN}
   RETURNING 1 AS claimed`;
 // The same, with the answer at once: a request whose work ran in this transaction keeps its answer as it takes the key.
-const CLAIM_ANSWERED = `INSERT INTO ${TABLE} AS r (ad_user_id, ad_client_id, idempotency_key, method, path, request_hash, lease_until, expires_at, status, headers, body)
-  VALUES ($1, $2, $3, $4, $5, $6, now(), now() + ${KEPT_HOURS} * interval '1 hour', $7, $8, $9)
-  ON CONFLICT (ad_user_id, ad_client_id, idempotency_key, method, path) DO UPDATE
-    SET request_hash = EXCLUDED.request_hash, status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body,
-        lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at, created = now()
-    WHERE r.expires_at < now() OR (r.status IS NULL AND r.lease_until < now() AND r.request_hash = EXCLUDED.request_hash)
+const CLAIM_ANSWERED = `INSERT INTO ${TABLE} AS r (ad_client_id, scope_digest, ad_user_id, idempotency_key, request_hash, lease_until, expires_at, status, headers, body)
+  VALUES ($1, $2, $3, $4, $5, now(), now() + ${KEPT_HOURS} * interval '1 hour', $6, $7, $8)
+  ON CONFLICT (ad_client_id, scope_digest) DO UPDATE
+    SET ad_user_id = EXCLUDED.ad_user_id, idempotency_key = EXCLUDED.idempotency_key, request_hash = EXCLUDED.request_hash, status = EXCLUDED.status,
+        headers = EXCLUDED.headers, body = EXCLUDED.body, lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at
+    ${TAKEN_WHEN}
   RETURNING 1 AS claimed`;
 const FIND = `SELECT request_hash, status, headers, body FROM ${TABLE} WHERE ${KEY}`;
 
@@ -70,7 +77,7 @@ export async function findClaim(q: Queryable, scope: KeyScope, requestHash: stri
 /** Takes the key for this request, or tells what became of the request that took it first. */
 export async function claimKey(q: Queryable, scope: KeyScope, requestHash: string): Promise<Claim> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const taken = await q.query(CLAIM, [...keyValues(scope), requestHash], { name: 'idempotency_claim' });
+    const taken = await q.query(CLAIM, [...keyValues(scope), scope.userId, scope.key, requestHash], { name: 'idempotency_claim' });
     if (taken.rows.length) return { kind: 'claimed' };
     const found = await findClaim(q, scope, requestHash);
     if (found) return found;
@@ -85,14 +92,16 @@ export async function claimKey(q: Queryable, scope: KeyScope, requestHash: strin
  * A concurrent run of the same key waits here on the first one's row until that one commits.
  */
 export async function claimAnswered(q: Queryable, scope: KeyScope, requestHash: string, answer: KeptAnswer): Promise<Claim> {
-  const taken = await q.query(CLAIM_ANSWERED, [...keyValues(scope), requestHash, answer.status, JSON.stringify(answer.headers), answer.body], { name: 'idempotency_claim_answered' });
+  const taken = await q.query(CLAIM_ANSWERED, [...keyValues(scope), scope.userId, scope.key, requestHash, answer.status, JSON.stringify(answer.headers), answer.body], {
+    name: 'idempotency_claim_answered',
+  });
   if (taken.rows.length) return { kind: 'claimed' };
   return (await findClaim(q, scope, requestHash)) ?? { kind: 'running' };
 }
 
 /** Keeps the answer of a claimed key. */
 export async function keepAnswer(q: Queryable, scope: KeyScope, answer: KeptAnswer): Promise<void> {
-  await q.query(`UPDATE ${TABLE} SET status = $6, headers = $7, body = $8 WHERE ${KEY}`, [...keyValues(scope), answer.status, JSON.stringify(answer.headers), answer.body], {
+  await q.query(`UPDATE ${TABLE} SET status = $3, headers = $4, body = $5 WHERE ${KEY}`, [...keyValues(scope), answer.status, JSON.stringify(answer.headers), answer.body], {
     name: 'idempotency_keep',
   });
 }

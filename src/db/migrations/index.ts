@@ -12,7 +12,7 @@ import { addDunningSeed, addOpenItemsSeed, addPaymentScheduleSeed, addPaySelecti
 import { addWarehouseDifferenceAccounts } from '../../documents/inventory/warehouse-accounts-seed.js';
 import { addReturnSeed } from '../../seed/returns-seed.js';
 import { addBuyingSeed } from '../../seed/buying-seed.js';
-import { IDEMPOTENCY_SCHEMA } from '../../idempotency/idempotency-schema.js';
+import { IDEMPOTENCY_SCHEMA, KEPT_ANSWER_SCHEMA } from '../../idempotency/idempotency-schema.js';
 import { addPricingSeed } from '../../seed/pricing-seed.js';
 import { addRfqSeed } from '../../seed/rfq-seed.js';
 import { addOpeningStockCounts } from '../../documents/inventory/opening-stock-seed.js';
@@ -189,6 +189,13 @@ export const migrations: Migration[] = [
     name: 'answers kept for Idempotency-Key (dictum.idempotent_request)',
     async up(tx) {
       for (const statement of IDEMPOTENCY_SCHEMA) await tx.query(statement);
+    },
+  },
+  {
+    version: 274,
+    name: 'answers kept for Idempotency-Key keyed by a digest of their scope (dictum.idempotent_answer), with those kept so far',
+    async up(tx) {
+      for (const statement of KEPT_ANSWER_SCHEMA) await tx.query(statement);
     },
   },
   {

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { startSecondInstance, startTestServer, type TestServer } from '../../helpers/server.js';
 import { login } from '../../helpers/login.js';
 import type { RunningServer } from '../../../src/server.js';
-import { sweepExpiredAnswers } from '../../../src/idempotency/kept-answers.js';
+import { scopeDigest, sweepExpiredAnswers } from '../../../src/idempotency/kept-answers.js';
+import { KEPT_ANSWER_SCHEMA } from '../../../src/idempotency/idempotency-schema.js';
 
 const q = (s: string) => encodeURIComponent(s);
 const partner = (name: string) => ({ Value: name, Name: name, C_BP_Group_ID: 104 });
@@ -14,7 +15,7 @@ describe('Idempotency-Key', () => {
   let adminId: number;
   const post = (path: string, body: unknown, key?: string, as = token) => server.request('POST', path, { token: as, body, headers: key ? { 'Idempotency-Key': key } : {} });
   const partners = async (value: string) => (await server.request('GET', `/api/v1/models/c_bpartner?$filter=${q(`Value eq '${value}'`)}`, { token })).body['row-count'] as number;
-  const keptRows = async (key: string) => Number((await server.services.db.query<{ n: number }>('SELECT count(*) AS n FROM dictum.idempotent_request WHERE idempotency_key = $1', [key])).rows[0]!.n);
+  const keptRows = async (key: string) => Number((await server.services.db.query<{ n: number }>('SELECT count(*) AS n FROM dictum.idempotent_answer WHERE idempotency_key = $1', [key])).rows[0]!.n);
 
   before(async () => {
     server = await startTestServer();
@@ -84,13 +85,13 @@ describe('Idempotency-Key', () => {
     const first = await post('/api/v1/batch', entries, 'key-running');
     assert.equal(first.status, 200, first.text);
     // The state a run in progress (or one whose instance died) leaves.
-    await server.services.db.query("UPDATE dictum.idempotent_request SET status = NULL, body = NULL WHERE idempotency_key = 'key-running'");
+    await server.services.db.query("UPDATE dictum.idempotent_answer SET status = NULL, body = NULL WHERE idempotency_key = 'key-running'");
     const started = Date.now();
     const busy = await post('/api/v1/batch', entries, 'key-running');
     assert.equal(busy.status, 409, busy.text);
     assert.equal(busy.headers.get('retry-after'), '1');
     assert.ok(Date.now() - started >= 1500, 'it waited for the first run a moment');
-    await server.services.db.query("UPDATE dictum.idempotent_request SET lease_until = now() - interval '1 second' WHERE idempotency_key = 'key-running'");
+    await server.services.db.query("UPDATE dictum.idempotent_answer SET lease_until = now() - interval '1 second' WHERE idempotency_key = 'key-running'");
     const rerun = await post('/api/v1/batch', [{ ...entries[0], body: partner('idem-running-2') }], 'key-running');
     assert.equal(rerun.status, 422, 'another body stays another request');
     const taken = await post('/api/v1/batch', entries, 'key-running');
@@ -101,14 +102,13 @@ describe('Idempotency-Key', () => {
 
   it('answers 409 to a record write whose key a run elsewhere holds without an answer', async () => {
     await server.services.db.query(
-      `INSERT INTO dictum.idempotent_request (ad_user_id, ad_client_id, idempotency_key, method, path, request_hash, lease_until, expires_at)
-       SELECT $1, 11, 'key-held', 'POST', '/api/v1/models/c_bpartner', request_hash, now() + interval '1 minute', now() + interval '1 day'
-       FROM (SELECT 'x' AS request_hash) h`,
-      [adminId],
+      `INSERT INTO dictum.idempotent_answer (ad_client_id, scope_digest, ad_user_id, idempotency_key, request_hash, lease_until, expires_at)
+       VALUES (11, $2, $1, 'key-held', 'x', now() + interval '1 minute', now() + interval '1 day')`,
+      [adminId, scopeDigest({ userId: adminId, clientId: 11, key: 'key-held', method: 'POST', path: '/api/v1/models/c_bpartner' })],
     );
     const body = partner('idem-held');
     const hash = (await import('node:crypto')).createHash('sha256').update(JSON.stringify(body)).digest('base64url');
-    await server.services.db.query("UPDATE dictum.idempotent_request SET request_hash = $1 WHERE idempotency_key = 'key-held'", [hash]);
+    await server.services.db.query("UPDATE dictum.idempotent_answer SET request_hash = $1 WHERE idempotency_key = 'key-held'", [hash]);
     const r = await post('/api/v1/models/c_bpartner', body, 'key-held');
     assert.equal(r.status, 409, r.text);
     assert.equal(await partners('idem-held'), 0);
@@ -116,17 +116,33 @@ describe('Idempotency-Key', () => {
 
   it('forgets answers after a day: an expired key runs again, and the sweep deletes expired answers', async () => {
     assert.equal((await post('/api/v1/models/c_bp_group', { Value: 'idem-exp', Name: 'idem-exp' }, 'key-expired')).status, 201);
-    await server.services.db.query("UPDATE dictum.idempotent_request SET expires_at = now() - interval '1 second' WHERE idempotency_key = 'key-expired'");
+    await server.services.db.query("UPDATE dictum.idempotent_answer SET expires_at = now() - interval '1 second' WHERE idempotency_key = 'key-expired'");
     const again = await post('/api/v1/models/c_bp_group', { Value: 'idem-exp', Name: 'idem-exp' }, 'key-expired');
     assert.equal(again.headers.get('idempotent-replayed'), null, 'not replayed');
     assert.equal(again.status, 201);
     const groups = await server.request('GET', `/api/v1/models/c_bp_group?$filter=${q("Value eq 'idem-exp'")}`, { token });
     assert.equal(groups.body['row-count'], 2, 'it ran again');
-    const expires = await server.services.db.query<{ later: boolean }>("SELECT expires_at > now() + interval '23 hours' AS later FROM dictum.idempotent_request WHERE idempotency_key = 'key-expired'");
+    const expires = await server.services.db.query<{ later: boolean }>("SELECT expires_at > now() + interval '23 hours' AS later FROM dictum.idempotent_answer WHERE idempotency_key = 'key-expired'");
     assert.equal(expires.rows[0]!.later, true, 'the new answer is kept a day');
-    await server.services.db.query("UPDATE dictum.idempotent_request SET expires_at = now() - interval '1 second' WHERE idempotency_key = 'key-expired'");
+    await server.services.db.query("UPDATE dictum.idempotent_answer SET expires_at = now() - interval '1 second' WHERE idempotency_key = 'key-expired'");
     assert.ok((await sweepExpiredAnswers(server.services.db)) >= 1);
     assert.equal(await keptRows('key-expired'), 0);
+  });
+
+  it('replays an answer kept before the upgrade that keyed answers by digest (migration 274)', async () => {
+    const body = partner('idem-upgraded');
+    const hash = (await import('node:crypto')).createHash('sha256').update(JSON.stringify(body)).digest('base64url');
+    await server.services.db.query(
+      `INSERT INTO dictum.idempotent_request (ad_user_id, ad_client_id, idempotency_key, method, path, request_hash, lease_until, expires_at, status, headers, body)
+       VALUES ($1, 11, 'key-upgraded', 'POST', '/api/v1/models/c_bpartner', $2, now(), now() + interval '1 day', 201, '{"content-type":"application/json; charset=utf-8"}', convert_to('{"kept":"before"}', 'UTF8'))`,
+      [adminId, hash],
+    );
+    for (const statement of KEPT_ANSWER_SCHEMA) await server.services.db.query(statement);
+    const r = await post('/api/v1/models/c_bpartner', body, 'key-upgraded');
+    assert.equal(r.status, 201);
+    assert.equal(r.headers.get('idempotent-replayed'), 'true');
+    assert.equal(r.text, '{"kept":"before"}', 'the answer kept in the old table, byte for byte');
+    assert.equal(await partners('idem-upgraded'), 0, 'nothing created again');
   });
 
   it('replays batches, process runs and document actions', async () => {

@@ -58,6 +58,8 @@ describe('schema --distributed', () => {
     assert.equal(verdict(report, 'migration', 'dictum').distribution, 'local');
     assert.equal(verdict(report, 'idempotent_request', 'dictum').distribution, 'distributed');
     assert.deepEqual(kinds(verdict(report, 'idempotent_request', 'dictum')), []);
+    assert.equal(verdict(report, 'idempotent_answer', 'dictum').distribution, 'distributed');
+    assert.deepEqual(kinds(verdict(report, 'idempotent_answer', 'dictum')), []);
     const s = report.summary;
     assert.equal(s.tables, report.tables.length);
     assert.equal(s.distributed + s.reference + s.local, s.tables);
