@@ -13,7 +13,9 @@ export type DecimalInput = Decimal | number | string | bigint | null | undefined
 
 const DECIMAL_TEXT = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i;
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
+/** Powers of ten up to 10^40, made once: every change of scale needs one. */
+const POW10 = Array.from({ length: 41 }, (_, i) => 10n ** BigInt(i));
+const pow10 = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n);
 
 export const ZERO: Decimal = { units: 0n, scale: 0 };
 
@@ -26,8 +28,25 @@ export function dec(v: DecimalInput): Decimal {
   if (v === null || v === undefined) return ZERO;
   if (isDecimal(v)) return v;
   if (typeof v === 'bigint') return { units: v, scale: 0 };
-  if (typeof v === 'number' && !Number.isFinite(v)) throw new RangeError(`Not a finite number: ${v}`);
-  const text = String(v).trim();
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v)) return { units: BigInt(v), scale: 0 };
+    if (!Number.isFinite(v)) throw new RangeError(`Not a finite number: ${v}`);
+  }
+  const text = String(v);
+  let found = PARSED.get(text);
+  if (!found) {
+    found = parse(text.trim());
+    // Amounts repeat (a document's lines, their facts, zero): each text is parsed once while it stays in use.
+    if (PARSED.size >= PARSED_MAX) PARSED.clear();
+    PARSED.set(text, found);
+  }
+  return found;
+}
+
+const PARSED = new Map<string, Decimal>();
+const PARSED_MAX = 8192;
+
+function parse(text: string): Decimal {
   const m = DECIMAL_TEXT.exec(text);
   if (!m || (m[2] === '' && (m[3] === undefined || m[3] === ''))) throw new RangeError(`Not a decimal number: ${text}`);
   const [, sign, whole = '', fraction = '', exponent] = m;
@@ -101,6 +120,7 @@ export const isZero = (a: DecimalInput): boolean => dec(a).units === 0n;
 /** Plain decimal text, every digit of the scale kept ("23.00", "-0.5"). */
 export function toText(a: DecimalInput): string {
   const x = dec(a);
+  if (x.scale === 0) return x.units.toString();
   const negative = x.units < 0n;
   const digits = (negative ? -x.units : x.units).toString().padStart(x.scale + 1, '0');
   const whole = digits.slice(0, digits.length - x.scale);

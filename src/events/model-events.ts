@@ -113,7 +113,7 @@ export type ModelEventHandler = (e: ModelEvent) => Promise<void> | void;
 export class ModelEvents {
   #handlers = new Map<ModelEventType, { table: string | null; handler: ModelEventHandler }[]>();
   /** The handlers of an event type for one table, in order of subscription; rebuilt after each subscription. */
-  #byTable = new Map<string, ModelEventHandler[]>();
+  #byTable = new Map<ModelEventType, Map<string, ModelEventHandler[]>>();
   #prepareNew = new Map<string, PrepareNewHandler[]>();
 
   /** Subscribes to one event type, for one table (by name, any case) or for all (null). */
@@ -136,11 +136,12 @@ export class ModelEvents {
 
   /** What runs for an event of a type on a table: a line of a thousand-line statement looks them up in a map. */
   #handlersOf(type: ModelEventType, table: string): ModelEventHandler[] {
-    const key = `${type} ${table}`;
-    let list = this.#byTable.get(key);
+    let ofType = this.#byTable.get(type);
+    if (!ofType) this.#byTable.set(type, (ofType = new Map()));
+    let list = ofType.get(table);
     if (!list) {
       list = (this.#handlers.get(type) ?? []).filter((h) => h.table === null || h.table === table).map((h) => h.handler);
-      this.#byTable.set(key, list);
+      ofType.set(table, list);
     }
     return list;
   }

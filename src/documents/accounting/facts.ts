@@ -1,4 +1,3 @@
-import { SqlBuilder } from '../../db/sql.js';
 import type { Queryable } from '../../db/types.js';
 import { add, compare, isZero, toText, ZERO, type Decimal, type DecimalInput, dec } from '../decimal.js';
 import { idOf, nowTimestamp } from '../row-values.js';
@@ -130,43 +129,40 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
   });
   const acct = totals(accounted);
   if (compare(acct.dr, acct.cr) !== 0) throw refuse(`accounted facts do not balance (debit ${toText(acct.dr)}, credit ${toText(acct.cr)})`);
-  const sql = new SqlBuilder();
-  const now = sql.param(nowTimestamp());
-  const user = sql.param(d.wc.auth.userId);
-  const client = sql.param(d.row.ad_client_id);
-  const common = [
-    sql.param(schema.schemaId),
-    sql.param(d.table.id),
-    sql.param(recordId),
-    sql.param(p.periodId),
-    `${sql.param(p.dateAcct)}::timestamp`,
-    `${sql.param(p.dateTrx ?? p.dateAcct)}::timestamp`,
-  ].join(', ');
-  const gl = sql.param(p.glCategoryId ?? 0);
-  // The document's organization, the posting's currency and partner, as one parameter each, made only when a fact takes them.
-  let docOrg: string | undefined;
-  let postingCurrency: string | undefined;
-  let postingPartner: string | undefined;
-  const values = facts.map((f, i) => {
+  // One array per column that varies by fact, unnested in order: a few parameters whatever the
+  // number of facts, which PostgreSQL binds and plans far faster than a VALUES row per fact.
+  const cols = { org: [] as unknown[], currency: [] as unknown[], partner: [] as unknown[], account: [] as number[], dr: [] as string[], cr: [] as string[], acctDr: [] as string[], acctCr: [] as string[], line: [] as unknown[], product: [] as unknown[], tax: [] as unknown[], qty: [] as (string | null)[], description: [] as (string | null)[] };
+  facts.forEach((f, i) => {
     const account = typeof f.account === 'number' ? f.account : schema.accounts[f.account];
     if (!account) throw refuse(`the accounting schema has no ${f.account}`);
-    const dr = sql.param(toText(dec(f.dr ?? 0)));
-    const cr = sql.param(toText(dec(f.cr ?? 0)));
-    const acctDr = sql.param(toText(accounted[i]!.dr));
-    const acctCr = sql.param(toText(accounted[i]!.cr));
-    const currency = f.currencyId === undefined ? (postingCurrency ??= sql.param(currencyId)) : sql.param(f.currencyId);
-    const partner = f.bpartnerId === undefined ? (postingPartner ??= sql.param(p.bpartnerId ?? null)) : sql.param(f.bpartnerId);
-    const org = f.orgId === undefined ? (docOrg ??= sql.param(d.row.ad_org_id)) : sql.param(f.orgId);
-    return `(nextval('fact_acct_sq'), gen_random_uuid()::text, ${client}, ${org}, ${common}, ${currency}, ${gl}, ${partner}, ${sql.param(account)}, ${dr}::numeric, ${cr}::numeric, ${acctDr}::numeric, ${acctCr}::numeric,
-      ${sql.param(f.lineId ?? null)}::numeric, ${sql.param(f.productId ?? null)}::numeric, ${sql.param(f.taxId ?? null)}::numeric,
-      ${sql.param(f.qty === undefined ? null : toText(dec(f.qty)))}::numeric, ${sql.param(f.description ?? null)}, 'A', 'Y', ${now}::timestamp, ${user}, ${now}::timestamp, ${user})`;
+    cols.org.push(f.orgId === undefined ? d.row.ad_org_id : f.orgId);
+    cols.currency.push(f.currencyId === undefined ? currencyId : f.currencyId);
+    cols.partner.push(f.bpartnerId === undefined ? (p.bpartnerId ?? null) : f.bpartnerId);
+    cols.account.push(account);
+    cols.dr.push(toText(f.dr ?? 0));
+    cols.cr.push(toText(f.cr ?? 0));
+    cols.acctDr.push(toText(accounted[i]!.dr));
+    cols.acctCr.push(toText(accounted[i]!.cr));
+    cols.line.push(f.lineId ?? null);
+    cols.product.push(f.productId ?? null);
+    cols.tax.push(f.taxId ?? null);
+    cols.qty.push(f.qty === undefined ? null : toText(f.qty));
+    cols.description.push(f.description ?? null);
   });
+  const c = cols;
   await d.wc.tx.query(
     `INSERT INTO fact_acct (fact_acct_id, fact_acct_uu, ad_client_id, ad_org_id, c_acctschema_id, ad_table_id, record_id, c_period_id, dateacct, datetrx,
        c_currency_id, gl_category_id, c_bpartner_id, account_id, amtsourcedr, amtsourcecr, amtacctdr, amtacctcr, line_id, m_product_id, c_tax_id, qty,
        description, postingtype, isactive, created, createdby, updated, updatedby)
-     VALUES ${values.join(', ')}`,
-    sql.values,
+     SELECT nextval('fact_acct_sq'), gen_random_uuid()::text, $1, f.org, $2, $3, $4, $5, $6::timestamp, $7::timestamp,
+       f.currency, $8, f.partner, f.account, f.dr, f.cr, f.acctdr, f.acctcr, f.line, f.product, f.tax, f.qty, f.description, 'A', 'Y', $9::timestamp, $10, $9::timestamp, $10
+       FROM unnest($11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], $15::numeric[], $16::numeric[], $17::numeric[], $18::numeric[],
+                   $19::bigint[], $20::bigint[], $21::bigint[], $22::numeric[], $23::text[])
+         AS f(org, currency, partner, account, dr, cr, acctdr, acctcr, line, product, tax, qty, description)`,
+    [
+      d.row.ad_client_id, schema.schemaId, d.table.id, recordId, p.periodId, p.dateAcct, p.dateTrx ?? p.dateAcct, p.glCategoryId ?? 0, nowTimestamp(), d.wc.auth.userId,
+      c.org, c.currency, c.partner, c.account, c.dr, c.cr, c.acctDr, c.acctCr, c.line, c.product, c.tax, c.qty, c.description,
+    ],
   );
 }
 

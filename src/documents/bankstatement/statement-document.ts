@@ -17,8 +17,16 @@ interface CheckedLine extends StatementLine {
   times: number;
 }
 
-/** The active lines of the statement with what prepare checks of their payments. */
-async function linesOf(d: DocumentContext): Promise<CheckedLine[]> {
+/**
+ * The active lines of the statement with what prepare checks of their payments, read once per
+ * operation: completing a draft prepares it first, and both steps need all lines (the memo
+ * forgets them when the operation writes lines).
+ */
+function linesOf(d: DocumentContext): Promise<CheckedLine[]> {
+  return d.wc.memo.get('c_bankstatementline', `checked-lines:${String(docId(d))}`, () => readLines(d));
+}
+
+async function readLines(d: DocumentContext): Promise<CheckedLine[]> {
   const { rows } = await d.wc.tx.query<CheckedLine>(
     `SELECT l.c_bankstatementline_id, l.line, l.c_payment_id, l.c_depositbatch_id, l.c_bpartner_id, l.c_charge_id, COALESCE(l.stmtamt, 0) AS stmtamt, COALESCE(l.trxamt, 0) AS trxamt,
             COALESCE(l.chargeamt, 0) AS chargeamt, COALESCE(l.interestamt, 0) AS interestamt, l.description,

@@ -62,6 +62,10 @@ export async function preparePaymentsOfLines(e: PrepareNewEvent): Promise<void> 
   for (const id of ids) e.memo.set('c_payment', paymentKey(id), found.get(id));
 }
 
+/** A line's dates that default to its statement's date, and its amounts that default to zero. */
+const LINE_DATES = ['statementlinedate', 'dateacct', 'valutadate'];
+const LINE_AMOUNTS = ['stmtamt', 'trxamt', 'interestamt'];
+
 const LINE_HEADER_SQL = `SELECT s.processed, s.documentno, s.statementdate, s.c_bankaccount_id, b.c_currency_id FROM c_bankstatement s
    LEFT JOIN c_bankaccount b ON b.c_bankaccount_id = s.c_bankaccount_id WHERE s.c_bankstatement_id = $1`;
 
@@ -76,7 +80,7 @@ export async function statementLineBeforeSave(e: ModelEvent): Promise<void> {
   if (!header) return;
   if (header.processed === 'Y') throw invalid(`C_BankStatement ${String(header.documentno ?? '')} is processed: its lines cannot change (column C_BankStatement_ID)`);
   if (e.type === 'before-new') await numberLine(e, STATEMENT_BALANCE);
-  for (const c of ['statementlinedate', 'dateacct', 'valutadate']) fillEmpty(e, c, header.statementdate);
+  for (const c of LINE_DATES) fillEmpty(e, c, header.statementdate);
   fillEmpty(e, 'c_currency_id', header.c_currency_id);
   if (idOf(r.c_payment_id) !== null && idOf(r.c_depositbatch_id) !== null) throw invalid('A bank statement line has either a payment or a deposit batch, not both (column C_Payment_ID)');
   const paymentChanged = e.type === 'before-new' || e.changed.has('c_payment_id');
@@ -92,7 +96,7 @@ export async function statementLineBeforeSave(e: ModelEvent): Promise<void> {
   } else if (paymentChanged && e.type === 'before-change' && !e.changed.has('trxamt')) {
     r.trxamt = 0;
   }
-  for (const c of ['stmtamt', 'trxamt', 'interestamt']) r[c] ??= 0;
+  for (const c of LINE_AMOUNTS) r[c] ??= 0;
   const charge = sub(sub(dec(r.stmtamt as string), dec(r.trxamt as string)), dec(r.interestamt as string));
   r.chargeamt = toText(charge);
   if (!isZero(charge) && idOf(r.c_charge_id) === null) {

@@ -24,6 +24,7 @@ import { deleteRecord } from './delete-record.js';
 
 export { lockParentFirst } from './parent-first.js';
 import { validationError } from './write-errors.js';
+import { checkedColumns, fallbackColumns } from './table-columns.js';
 
 export type Row = Record<string, unknown>;
 
@@ -157,8 +158,8 @@ async function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: R
  */
 async function applyMandatoryFallbacks(wc: WriteContext, table: Table, row: Row): Promise<void> {
   const empty = (c: Column) => row[c.dbName] === undefined || row[c.dbName] === null;
-  for (const col of table.columns) {
-    if (!isStored(col) || !col.isMandatory || col === table.keyColumn || col === table.uuColumn || !empty(col)) continue;
+  for (const col of fallbackColumns(table)) {
+    if (!empty(col)) continue;
     const global = GLOBAL_CONTEXT_COLUMNS.has(col.dbName) ? sessionValue(wc.auth, col.name) : undefined;
     if (global !== undefined && global !== null && global !== 0) row[col.dbName] = global;
     else if (col.kind === 'boolean') row[col.dbName] = 'N';
@@ -249,7 +250,7 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
   await applyMandatoryFallbacks(wc, table, row);
   checkMandatory(table, row);
   // Columns the row leaves empty pass the checks as they are.
-  const references = checkLocalValues(wc.dict, table, row, table.columns);
+  const references = checkLocalValues(wc.dict, table, row, checkedColumns(table));
   return { clientId: clientId ?? wc.auth.clientId, references };
 }
 

@@ -1,11 +1,11 @@
 import { ident } from '../../db/sql.js';
 import type { Queryable } from '../../db/types.js';
 import type { Column, Dictionary, Table } from '../../dictionary/model.js';
-import { isStored } from '../../dictionary/ddl.js';
 import { DisplayType } from '../../dictionary/display-type.js';
 import { hasTextKey, referenceTarget } from '../reference-key.js';
 import { validationError } from './write-errors.js';
 import { runNamed } from '../read/statements.js';
+import { mandatoryColumns } from './table-columns.js';
 
 type Row = Record<string, unknown>;
 
@@ -14,9 +14,7 @@ type Row = Record<string, unknown>;
  * to the columns an update changes (a stored record is not re-judged for columns left alone).
  */
 export function checkMandatory(table: Table, row: Row, only?: Set<string>): void {
-  const missing = table.columns.filter(
-    (c) => isStored(c) && c.isMandatory && c !== table.keyColumn && (!only || only.has(c.dbName)) && (row[c.dbName] === null || row[c.dbName] === undefined || row[c.dbName] === ''),
-  );
+  const missing = mandatoryColumns(table).filter((c) => (!only || only.has(c.dbName)) && (row[c.dbName] === null || row[c.dbName] === undefined || row[c.dbName] === ''));
   if (missing.length) throw validationError(`Fill mandatory fields: ${missing.map((c) => c.name).join(', ')}`);
 }
 
