@@ -24,6 +24,7 @@ import { addReadReplicaSettings } from '../../seed/read-replica-settings.js';
 import { addCostingSeed } from '../../documents/costing/costing-seed.js';
 import { addCostQueueSeed } from '../../documents/costing/queue-seed.js';
 import { addReplenishReport } from '../../documents/replenish/replenish-seed.js';
+import { addDemoReplenishLevels } from '../../documents/replenish/replenish-demo-seed.js';
 import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
 import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
 import { addTransitSeed } from '../../documents/movement/transit-seed.js';
@@ -133,6 +134,13 @@ export const migrations: Migration[] = [
     name: 'bank statements: the Create Lines from Payments process (a line per unreconciled payment of the bank account, in a transaction date range)',
     async up(tx) {
       await addStatementCreateFrom(tx);
+    },
+  },
+  {
+    version: 124,
+    name: "the demo's replenishment levels: M_Replenish rows of five stocked products of the HQ warehouse (reorder below minimum, maintain maximum)",
+    async up(tx) {
+      await addDemoReplenishLevels(tx);
     },
   },
   {
