@@ -5,6 +5,7 @@ import { booksViolations } from '../../../src/documents/invariants/books-invaria
 import { idOf } from './document-helpers.js';
 import { ASSET, costingCalls } from './costing-helpers.js';
 import { otherClientAdmin } from './other-client.js';
+import { recordStatements } from '../../helpers/statements.js';
 
 const VENDOR = 114;
 const PURCHASE_ORDER = 126;
@@ -152,6 +153,25 @@ describe('landed costs estimated on purchase orders: distributed at completion, 
     const [still] = await c.records('c_order', `C_Order_ID eq ${open.id}`);
     assert.notEqual(idOf(still!.DocStatus), 'CO');
     assert.deepEqual(await c.records('c_orderlandedcostallocation', `C_OrderLandedCost_ID eq ${cost.id}`), []);
+  });
+
+  it('costs one statement at the order\'s completion, with or without estimates, and none more at the receipt', async () => {
+    const a = await c.product('A', 10);
+    const count = async (fn: () => Promise<unknown>) => {
+      const { statements } = await recordStatements(fx.server.services.db, fn);
+      return { all: statements.length, landed: statements.filter((x) => /c_orderlandedcost/i.test(x.text)).length };
+    };
+    const complete = (id: number) => count(() => c.ok('PUT', `/api/v1/models/c_order/${id}`, { 'doc-action': 'CO' }));
+    const withCost = await order([[a, 2, 10]], [{ Amt: 4 }], false);
+    const without = await order([[a, 2, 10]], [], false);
+    const one = await complete(withCost.id);
+    const other = await complete(without.id);
+    assert.equal(one.landed, 1, 'the distribution is one statement');
+    assert.equal(one.all, other.all, 'an order with estimates completes in as many statements as one without');
+    const receipt = await count(() => receive(withCost.id, withCost.lines));
+    const plain = await count(() => receive(without.id, without.lines));
+    assert.equal(receipt.all, plain.all, 'the estimate rides in the receipt\'s costing statement');
+    assert.equal((await c.cost(a)).price, 11, '(20 + 4 + 20) / 4: the estimate was taken by the first receipt');
   });
 
   it('the web service role works with estimates of its organization only; another client sees none', async () => {
