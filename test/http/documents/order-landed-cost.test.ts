@@ -174,7 +174,7 @@ describe('landed costs estimated on purchase orders: distributed at completion, 
     assert.equal((await c.cost(a)).price, 11, '(20 + 4 + 20) / 4: the estimate was taken by the first receipt');
   });
 
-  it('the web service role works with estimates of its organization only; another client sees none', async () => {
+  it('the web service and user roles work with estimates of their organization only, as with the order; another client sees none', async () => {
     const a = await c.product('A', 10);
     const foreignOrder = await order([[a, 1, 10]], [{ Amt: 1 }], false, 50000);
     const read = await c.call('GET', `/api/v1/models/c_orderlandedcost/${foreignOrder.landed[0]!.id}`, undefined, fx.ws);
@@ -183,6 +183,14 @@ describe('landed costs estimated on purchase orders: distributed at completion, 
     assert.ok([403, 404].includes(write.status), write.text);
     const add = await c.call('POST', '/api/v1/models/c_orderlandedcost', { AD_Org_ID: 11, C_Order_ID: foreignOrder.id, Amt: 2 }, fx.ws);
     assert.ok([403, 404].includes(add.status), add.text);
+
+    // The least-privileged role writes estimates exactly where it may write the order itself (the same organization access).
+    const own = await order([[a, 1, 10]], [], false);
+    const orderWrite = await c.call('PUT', `/api/v1/models/c_order/${own.id}`, { Description: 'by the user role' }, fx.user);
+    const costWrite = await c.call('POST', '/api/v1/models/c_orderlandedcost', { AD_Org_ID: 11, C_Order_ID: own.id, Amt: 2 }, fx.user);
+    assert.equal(costWrite.status < 300, orderWrite.status < 300, `${orderWrite.status} ${costWrite.status} ${costWrite.text}`);
+    const userForeign = await c.call('PUT', `/api/v1/models/c_orderlandedcost/${foreignOrder.landed[0]!.id}`, { Amt: 9 }, fx.user);
+    assert.ok([403, 404].includes(userForeign.status), userForeign.text);
 
     const other = await otherClientAdmin(fx.server);
     for (const table of ['c_orderlandedcost', 'c_orderlandedcostallocation']) {
