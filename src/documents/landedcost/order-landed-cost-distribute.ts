@@ -1,5 +1,4 @@
-import type { DocumentContext } from '../engine/document-type.js';
-import { refuse } from '../engine/document-type.js';
+import { refuse, type DocumentContext } from '../engine/document-type.js';
 import { docId } from '../engine/common.js';
 import { nowTimestamp } from '../row-values.js';
 
