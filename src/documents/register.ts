@@ -32,6 +32,7 @@ import { registerPricingRules } from './pricing/register.js';
 import { registerAttributeRules } from './attributes/register.js';
 import { registerDepositBatches } from './depositbatch/register.js';
 import { registerLandedCostRules } from './landedcost/landed-cost-rules.js';
+import { registerOrderLandedCostRules } from './landedcost/order-landed-cost-rules.js';
 
 /** A new document starts drafted, unprocessed and unposted, whatever defaults its dictionary gives. */
 export function documentDefaults(e: ModelEvent): void {
@@ -102,4 +103,5 @@ export function registerDocumentRules(events: ModelEvents): void {
   registerAttributeRules(events);
   registerDepositBatches(events, documentDefaults);
   registerLandedCostRules(events);
+  registerOrderLandedCostRules(events);
 }

@@ -24,10 +24,12 @@ import { addReadReplicaSettings } from '../../seed/read-replica-settings.js';
 import { addCostingSeed } from '../../documents/costing/costing-seed.js';
 import { addCostQueueSeed } from '../../documents/costing/queue-seed.js';
 import { addReplenishReport } from '../../documents/replenish/replenish-seed.js';
+import { addDemoReplenishLevels } from '../../documents/replenish/replenish-demo-seed.js';
 import { addStockView } from '../../documents/stock-view/stock-view-seed.js';
 import { addStockPrintSeed } from '../../documents/stock-print/stock-print-seed.js';
 import { addTransitSeed } from '../../documents/movement/transit-seed.js';
 import { addLandedCostSeed } from '../../documents/landedcost/landed-cost-seed.js';
+import { addOrderLandedCostSeed } from '../../documents/landedcost/order-landed-cost-seed.js';
 import { addCostAdjustmentSeed } from '../../documents/costadjust/cost-adjustment-seed.js';
 import { addErpWindows } from '../../screens/seed/erp-windows.js';
 import { addDepositBatchTables } from '../../documents/depositbatch/deposit-batch-seed.js';
@@ -133,6 +135,20 @@ export const migrations: Migration[] = [
     name: 'bank statements: the Create Lines from Payments process (a line per unreconciled payment of the bank account, in a transaction date range)',
     async up(tx) {
       await addStatementCreateFrom(tx);
+    },
+  },
+  {
+    version: 124,
+    name: "the demo's replenishment levels: M_Replenish rows of five stocked products of the HQ warehouse (reorder below minimum, maintain maximum)",
+    async up(tx) {
+      await addDemoReplenishLevels(tx);
+    },
+  },
+  {
+    version: 125,
+    name: 'landed costs estimated on purchase orders: the tables C_OrderLandedCost (200103) and C_OrderLandedCostAllocation (200104), the schema defaults\' Landed Cost Clearing account (P_LandedCostClearing_Acct) and the demo\'s',
+    async up(tx) {
+      await addOrderLandedCostSeed(tx);
     },
   },
   {

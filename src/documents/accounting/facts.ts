@@ -18,6 +18,7 @@ export type DefaultAccount =
   | 'p_invoicepricevariance_acct'
   | 'p_averagecostvariance_acct'
   | 'p_costadjustment_acct'
+  | 'p_landedcostclearing_acct'
   | 'b_asset_acct'
   | 'b_intransit_acct'
   | 'b_unallocatedcash_acct'

@@ -13,6 +13,8 @@ export interface CostedLine {
   m_product_id: number;
   qty: string;
   amt: string;
+  /** The part of `amt` that is a landed cost estimated on the order (0 for most lines). */
+  landed: string;
 }
 
 export interface CostRun {
@@ -20,8 +22,9 @@ export interface CostRun {
   /**
    * Selects the stocked lines of the document $1 (the schema is $2): line_id, m_product_id,
    * ad_org_id, qty (into stock positive), price (a unit price the line brings, as a receipt's
-   * order price, else null), amt (an amount the line brings, as a reversal's, else null) and
-   * issotrx. Lines with a price or an amount average into the cost; the others move at it.
+   * order price, else null), amt (an amount the line brings, as a reversal's, else null),
+   * landed (a landed cost estimated on the order that the line brings beyond its price, else
+   * null) and issotrx. Lines with a price or an amount average into the cost; the others move at it.
    */
   lines: string;
   documentId: number;
@@ -37,7 +40,8 @@ export interface CostRun {
  * Costs the stock lines of one document in one statement however many lines it has, as the
  * original's cost details at costing level client:
  * - each line's value is its own amount, or its price × quantity, or the product's current cost ×
- *   quantity (M_Cost.CurrentCostPrice of the element of its costing method, else the seed price);
+ *   quantity (M_Cost.CurrentCostPrice of the element of its costing method, else the seed price),
+ *   plus the landed cost estimated on its order line when it has one (not under standard costing);
  *   under standard costing a line's price is not used: receipts come in at the standard cost;
  * - an M_CostDetail row per line keeps that value with the cost and quantity it met;
  * - M_Cost takes the document's quantities (CurrentQty) and, for an average method, the weighted
@@ -68,9 +72,11 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
               ((m.price IS NOT NULL AND m.method <> 'S') OR m.amt IS NOT NULL) AS brings
          FROM m CROSS JOIN s ${costRowJoin('m', 's', 'm.element')}
      ), ${QUEUE_CTES}, p AS (
-       SELECT k.*, fl.line_id IS NOT NULL AS queued,
-              COALESCE(k.amt, round(fv.value, s.prec), round(CASE WHEN k.method = 'S' THEN k.cost_price ELSE COALESCE(k.price, k.cost_price) END * k.qty, s.prec)) AS value
+       SELECT k.*, fl.line_id IS NOT NULL AS queued, e.landed_part,
+              COALESCE(k.amt, round(fv.value, s.prec), round(CASE WHEN k.method = 'S' THEN k.cost_price ELSE COALESCE(k.price, k.cost_price) END * k.qty, s.prec)) + e.landed_part AS value
          FROM k CROSS JOIN s LEFT JOIN fl ON fl.line_id = k.line_id LEFT JOIN fv ON fv.line_id = k.line_id
+         -- An estimated landed cost comes in with the line under every method but standard (whose cost keeps its price).
+         CROSS JOIN LATERAL (SELECT CASE WHEN k.amt IS NULL AND k.method <> 'S' THEN round(COALESCE(k.landed, 0), s.prec) ELSE 0 END AS landed_part) e
      ), ${QUEUE_WRITES}, agg AS (
        SELECT p.m_product_id, p.element, p.method, max(p.cost_price) AS cost_price, sum(p.qty) AS qty,
               COALESCE(sum(p.value) FILTER (WHERE p.brings), 0) AS xamt, COALESCE(sum(p.qty) FILTER (WHERE p.brings), 0) AS xqty,
@@ -110,7 +116,7 @@ export async function costLines(q: Queryable, run: CostRun): Promise<CostedLine[
          FROM p CROSS JOIN s ORDER BY p.line_id
        RETURNING m_costdetail_id, m_product_id, m_costelement_id
      ), ${COST_HISTORY_CTE}
-     SELECT p.line_id, p.m_product_id, p.qty::text AS qty, p.value::text AS amt FROM p ORDER BY p.line_id`,
+     SELECT p.line_id, p.m_product_id, p.qty::text AS qty, p.value::text AS amt, p.landed_part::text AS landed FROM p ORDER BY p.line_id`,
     [run.documentId, run.schemaId, run.date, run.userId, run.now],
     { name: run.name },
   );

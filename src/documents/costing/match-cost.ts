@@ -25,8 +25,9 @@ export type AveragedInColumn = 'm_matchinv_id' | 'c_invoiceline_id';
  * when the cost's CurrentQty holds the quantity the amount came with, else the share CurrentQty /
  * |qty|, none with no stock, as the original's Doc_MatchInv and Doc_Invoice landed costs cover
  * them. That part averages into the cost (CurrentCostPrice + part / CurrentQty at 8 decimals,
- * CumulatedAmt + part) with an M_CostDetail of the source (Qty 0, Amt the part). Under standard
- * costing, or with no cost row, nothing is covered.
+ * CumulatedAmt + part) with an M_CostDetail of the source (Qty 0, Amt the part) and, when the cost
+ * changed, an M_CostHistory row naming that detail with the cost before and after, as the stock
+ * documents keep theirs (cost-history.ts). Under standard costing, or with no cost row, nothing is covered.
  */
 const coverSql = (column: AveragedInColumn): string => `WITH s AS (
     SELECT a.c_acctschema_id, a.ad_client_id, a.m_costtype_id, cur.stdprecision::int AS prec
@@ -46,6 +47,7 @@ const coverSql = (column: AveragedInColumn): string => `WITH s AS (
     UPDATE m_cost mc SET currentcostprice = round(mc.currentcostprice + k.covered / mc.currentqty, 8), cumulatedamt = mc.cumulatedamt + k.covered,
            updated = $7::timestamp, updatedby = $8
       FROM k WHERE mc.m_cost_id = k.m_cost_id AND k.covered <> 0
+    RETURNING mc.m_cost_id, mc.currentqty, mc.currentcostprice, mc.cumulatedqty, mc.cumulatedamt
   ), ins AS (
     INSERT INTO m_costdetail (m_costdetail_id, m_costdetail_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
            c_acctschema_id, m_product_id, m_attributesetinstance_id, m_costelement_id, ${column}, amt, qty, price, currentcostprice,
@@ -54,6 +56,15 @@ const coverSql = (column: AveragedInColumn): string => `WITH s AS (
            s.c_acctschema_id, $2, 0, k.element, $9, k.covered, 0, 0, k.currentcostprice, k.currentqty, k.cumulatedamt, k.cumulatedqty, 0, 0,
            $5::timestamp, 'N', 'N', 'Y', $10::text
       FROM s CROSS JOIN k WHERE k.m_cost_id IS NOT NULL AND k.method NOT IN ${NOT_AVERAGED}
+    RETURNING m_costdetail_id
+  ), history AS (
+    INSERT INTO m_costhistory (m_costhistory_id, m_costhistory_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
+           m_product_id, m_attributesetinstance_id, m_costtype_id, m_costelement_id, m_costdetail_id, dateacct, isbackdate,
+           oldqty, oldcostprice, oldcqty, oldcamt, newqty, newcostprice, newcqty, newcamt)
+    SELECT nextval('m_costhistory_sq'), gen_random_uuid()::text, s.ad_client_id, 0, 'Y', $7::timestamp, $8, $7::timestamp, $8,
+           $2, 0, s.m_costtype_id, k.element, ins.m_costdetail_id, $5::timestamp, 'N',
+           k.currentqty, k.currentcostprice, k.cumulatedqty, k.cumulatedamt, u.currentqty, u.currentcostprice, u.cumulatedqty, u.cumulatedamt
+      FROM s CROSS JOIN k CROSS JOIN ins JOIN upd u ON u.m_cost_id = k.m_cost_id
   )
   SELECT k.covered::text AS covered, k.method FROM k`;
 

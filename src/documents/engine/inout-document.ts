@@ -1,4 +1,4 @@
-import { mul } from '../decimal.js';
+import { isZero, mul, sub } from '../decimal.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
 import { accountSchema, postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
 import { costLines, reversedValueSql, type CostedLine } from '../costing/cost-lines.js';
@@ -10,14 +10,18 @@ import { postStandardReversalDifference } from '../costadjust/standard-reversal.
 import { reverseReceiptMatches } from './match-reversal.js';
 import { postMatchInvoiceReversals, postMatchInvoices } from './match-posting.js';
 import { createReversal, type ReversalDetail } from './reversal.js';
+import { ESTIMATED_LANDED_COST_SQL } from '../landedcost/order-landed-cost-estimate.js';
 
 /**
  * The stocked lines of a shipment or receipt ($1) to cost: a receipt (or vendor return) line from
- * a purchase order brings the order line's price; the others move at the product's cost.
+ * a purchase order brings the order line's price; the others move at the product's cost. A
+ * receipt line (V+, not a reversal) also brings the landed costs estimated on its order line for
+ * the quantity received: each allocation's Amt × received / its Qty, as the original's receipt.
  */
 const COST_LINES_SQL = `SELECT il.m_inoutline_id AS line_id, il.m_product_id, il.ad_org_id,
     CASE WHEN h.movementtype LIKE '%-' THEN -il.movementqty ELSE il.movementqty END AS qty,
-    CASE WHEN h.issotrx = 'N' THEN ol.priceactual END AS price, ${reversedValueSql('m_inoutline_id', 'il')} AS amt, h.issotrx
+    CASE WHEN h.issotrx = 'N' THEN ol.priceactual END AS price, ${reversedValueSql('m_inoutline_id', 'il')} AS amt,
+    CASE WHEN h.movementtype = 'V+' AND il.reversalline_id IS NULL THEN ${ESTIMATED_LANDED_COST_SQL('il.c_orderline_id', 'il.movementqty')} END AS landed, h.issotrx
   FROM m_inoutline il
   JOIN m_inout h ON h.m_inout_id = il.m_inout_id
   JOIN m_product p ON p.m_product_id = il.m_product_id AND p.producttype = 'I'
@@ -50,7 +54,9 @@ async function post(d: DocumentContext, periodId: number): Promise<DocTypeRow | 
     // Values are signed into stock; the accounts of the movement type already say the direction.
     const amount = movement.endsWith('-') ? mul(l.amt, -1) : l.amt;
     const common = { lineId: Number(l.line_id), productId: Number(l.m_product_id), qty: l.qty };
-    facts.push({ ...common, account: debit, dr: amount }, { ...common, account: credit, cr: amount });
+    // An estimated landed cost in the value is credited to Landed Cost Clearing, the rest to the usual account.
+    facts.push({ ...common, account: debit, dr: amount }, { ...common, account: credit, cr: sub(amount, l.landed) });
+    if (!isZero(l.landed)) facts.push({ ...common, account: 'p_landedcostclearing_acct', cr: l.landed });
   }
   const dt = await docTypeOf(d);
   await postFacts(d, {

@@ -6,6 +6,7 @@ import { syncOrderReservations } from '../stock/reservations.js';
 import { definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
 import { recomputeTotals } from './recompute.js';
+import { distributeOrderLandedCosts } from '../landedcost/order-landed-cost-distribute.js';
 
 /** Whether any line of the order was shipped or invoiced. */
 async function hasMovements(d: DocumentContext): Promise<boolean> {
@@ -17,7 +18,8 @@ async function hasMovements(d: DocumentContext): Promise<boolean> {
  * Sales and purchase orders (C_Order): prepare reserves (sales) or expects (purchase) the open
  * quantities, complete gives the definite number; void zeroes the lines and releases the
  * reservations; close keeps what was delivered and releases the rest; reactivate reopens a
- * completed order whose document type allows it. Orders post no facts.
+ * completed order whose document type allows it; a purchase order's completion distributes its
+ * estimated landed costs over its lines. Orders post no facts.
  */
 export const orderDocument: DocumentType = {
   table: 'c_order',
@@ -51,6 +53,8 @@ export const orderDocument: DocumentType = {
       return 'WP';
     }
     await generateSubTypeDocuments(d, dt);
+    // A purchase order shares its estimated landed costs over its lines, which its receipts then take into their cost.
+    if (d.row.issotrx === 'N') await distributeOrderLandedCosts(d);
     return 'CO';
   },
 

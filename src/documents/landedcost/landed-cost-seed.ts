@@ -3,6 +3,7 @@ import { addColumnStatement } from '../../dictionary/ddl.js';
 import { loadDictionary } from '../../dictionary/load.js';
 import { readSeed, seedTable } from '../../seed/bootstrap.js';
 import { insertSeedRows } from '../../seed/insert-rows.js';
+import { addDemoAccount } from '../../seed/demo-account.js';
 import { addProcesses } from '../../seed/payrun-seed.js';
 import { addListReference, addSpecTables, columnRow, elementIds } from '../../seed/spec-tables.js';
 import { DISTRIBUTION_REFERENCE, DISTRIBUTIONS, LANDED_COST_TABLES } from './landed-cost-dictionary.js';
@@ -51,22 +52,7 @@ async function addDefaultAccountColumns(tx: Tx, now: string): Promise<void> {
 async function addDemoAccounts(tx: Tx, now: string): Promise<void> {
   const { rows } = await tx.query<{ n: number }>('SELECT count(*)::int AS n FROM c_acctschema_default WHERE c_acctschema_id = 101 AND ad_client_id = 11');
   if (!rows[0]?.n) return;
-  for (const [id, value, name, description] of ACCOUNTS) {
-    await tx.query(
-      `INSERT INTO c_elementvalue (c_elementvalue_id, c_elementvalue_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby, value, name, description,
-         accounttype, accountsign, isdoccontrolled, c_element_id, issummary, postactual, postbudget, postencumbrance, poststatistical, isbankaccount, isdetailbpartner, isdetailproduct)
-       SELECT $1, gen_random_uuid()::text, 11, 0, 'Y', $2::timestamp, 100, $2::timestamp, 100, $3, $4, $5, 'E', 'N', 'N', 105, 'N', 'Y', 'Y', 'Y', 'Y', 'N', 'N', 'N'
-        WHERE NOT EXISTS (SELECT 1 FROM c_elementvalue WHERE c_elementvalue_id = $1)`,
-      [id, now, value, name, description],
-    );
-    await tx.query(
-      `INSERT INTO c_validcombination (c_validcombination_id, c_validcombination_uu, ad_client_id, ad_org_id, isactive, created, createdby, updated, updatedby,
-         combination, description, c_acctschema_id, account_id, isfullyqualified)
-       SELECT $1, gen_random_uuid()::text, 11, 0, 'Y', $2::timestamp, 100, $2::timestamp, 100, $3, $4, 101, $1, 'Y'
-        WHERE NOT EXISTS (SELECT 1 FROM c_validcombination WHERE c_validcombination_id = $1)`,
-      [id, now, `HQ-${value}-_-_-_`, `HQ-${name}`],
-    );
-  }
+  for (const [id, value, name, description] of ACCOUNTS) await addDemoAccount(tx, { id, value, name, description, type: 'E' }, now);
   await tx.query(
     `UPDATE c_acctschema_default SET p_averagecostvariance_acct = COALESCE(p_averagecostvariance_acct, $1), p_costadjustment_acct = COALESCE(p_costadjustment_acct, $2)
       WHERE c_acctschema_id = 101 AND ad_client_id = 11`,

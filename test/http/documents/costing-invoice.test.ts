@@ -79,6 +79,28 @@ describe('costing: average invoice, the invoice price averaged in when the invoi
     assert.deepEqual(await violations(), []);
   });
 
+  it('each invoice match that changes the cost keeps a cost history row with the cost before and after; one that changes nothing keeps none', async () => {
+    const product = await c.product('I', 10);
+    const receipt = await c.receive(product, 10, 10);
+    const { matches } = await invoice(receipt, 13);
+    const [detail] = await c.records('m_costdetail', `M_MatchInv_ID eq ${matches[0]!.id}`);
+    const history = await c.records('m_costhistory', `M_Product_ID eq ${product}`, 'M_CostHistory_ID');
+    const row = (h: Record<string, any>) => [h.OldQty, h.OldCostPrice, h.OldCQty, h.OldCAmt, h.NewQty, h.NewCostPrice, h.NewCQty, h.NewCAmt].map(Number);
+    // Receipt: 10 in at 10; match: the 30 of variance over the 10 in stock, 10 + 30 / 10, cumulated 100 + 30.
+    assert.deepEqual(history.map(row), [[0, 0, 0, 0, 10, 10, 10, 100], [10, 10, 10, 100, 10, 13, 10, 130]]);
+    assert.equal(Number(idOf(history[1]!.M_CostDetail_ID)), Number(detail!.id), 'the match\'s row names its cost detail');
+    assert.equal(Number(idOf(history[1]!.M_CostElement_ID)), AVERAGE_INVOICE_ELEMENT);
+    const cost = await c.cost(product);
+    assert.deepEqual([cost.price, cost.qty], [Number(history[1]!.NewCostPrice), Number(history[1]!.NewQty)], 'the last history row is the cost');
+
+    await c.ship(product, 10);
+    const second = await c.receive(product, 5, 10);
+    await c.ship(product, 5);
+    const before = (await c.records('m_costhistory', `M_Product_ID eq ${product}`)).length;
+    await invoice(second, 12);
+    assert.equal((await c.records('m_costhistory', `M_Product_ID eq ${product}`)).length, before, 'no stock left: the cost is unchanged and no history row is written');
+  });
+
   it('an invoice completed before the receipt is matched as the receipt completes; reversing the receipt takes the variance back out with it', async () => {
     const product = await c.product('I', 10);
     const po = await c.ok('POST', '/api/v1/models/c_order', {

@@ -109,6 +109,12 @@ describe('landed costs: a vendor invoice line distributed over receipt lines int
     await expectCost(b, 7.5, 30, 'B: 5 + 75 / 30');
     const details = await c.records('m_costdetail', `C_InvoiceLine_ID eq ${inv.lineId}`, 'M_CostDetail_ID');
     assert.deepEqual(details.map((d) => [Number(idOf(d.M_Product_ID)), Number(d.Amt), Number(d.Qty), Number(d.CurrentCostPrice), Number(d.CurrentQty)]), [[a, 25, 0, 10, 10], [b, 75, 0, 5, 30]]);
+    const history = await c.records('m_costhistory', `M_CostDetail_ID eq ${details[0]!.id} or M_CostDetail_ID eq ${details[1]!.id}`, 'M_CostHistory_ID');
+    assert.deepEqual(
+      history.map((h) => [Number(idOf(h.M_Product_ID)), Number(h.OldQty), Number(h.OldCostPrice), Number(h.NewQty), Number(h.NewCostPrice), Number(h.OldCAmt), Number(h.NewCAmt)]),
+      [[a, 10, 10, 10, 12.5, 100, 125], [b, 30, 5, 30, 7.5, 150, 225]],
+      'each landed cost detail keeps the cost it changed',
+    );
     const [lc] = await c.records('c_landedcost', `C_InvoiceLine_ID eq ${inv.lineId}`);
     assert.equal(lc!.Processed, true);
     assert.deepEqual(await violations(), []);
