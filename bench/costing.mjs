@@ -39,6 +39,7 @@ const PRODUCT = 128;
 const profileDir = process.argv.includes('--profile') ? fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-costing-profile-')) : null;
 /** A CPU meter (bench/lib/cpu.mjs, /proc utime+stime per pid) of the server process and PostgreSQL's backends of the benchmark database. */
 const cpuMeter = (pid) => startCpuMeter({ server: () => [pid], backends: () => backendPids(db, NAME) });
+const log = (s) => console.log(s);
 
 log(`costing benchmark at Average PO and FIFO: a count of ${lineCount} lines, ${shipments} shipments, pgbench ${seconds} s (Node ${process.version}, ${os.cpus().length} CPUs)`);
 // --lines 0 leaves the count part out.
