@@ -5,6 +5,7 @@ import type { Tx } from '../../db/types.js';
 import type { Dictionary, Table } from '../../dictionary/model.js';
 import { ApiError, badRequest } from '../../errors.js';
 import type { DocumentEventType, ModelEvents, Row } from '../../events/model-events.js';
+import { StatementNames } from '../../records/read/statements.js';
 import { loadForWrite } from '../../records/write/persist.js';
 import { createWriteContext, emitModelEvent, type WriteContext } from '../../records/write/write-context.js';
 import { nowTimestamp } from '../row-values.js';
@@ -175,6 +176,9 @@ async function runStep(d: DocumentContext, action: DocAction, work: () => Promis
  * Writes the header's changes, answering the row as written; when `processed` is given, the detail
  * tables' Processed follows in the same statement (see detailUpdates).
  */
+/** The header writes prepared under names: a document's actions write the same few column sets again and again. */
+const headerWrites = new StatementNames('doc_hdr', 200);
+
 async function writeHeader(d: DocumentContext, changes: Row, processed: boolean | null): Promise<Row> {
   const t = d.table;
   const values: Row = { ...changes, updated: nowTimestamp(), updatedby: d.wc.auth.userId };
@@ -188,7 +192,8 @@ async function writeHeader(d: DocumentContext, changes: Row, processed: boolean 
   const key = t.keyColumn!;
   const update = `UPDATE ${ident(t.dbName)} SET ${sets.join(', ')} WHERE ${ident(key.dbName)} = ${sql.param(d.row[key.dbName])} RETURNING *`;
   const text = details.length ? `WITH ${details.map((u, n) => `d${n} AS (${u.sql})`).join(', ')} ${update}` : update;
-  const { rows } = await d.wc.tx.query<Row>(text, sql.values);
+  const name = headerWrites.of(text);
+  const { rows } = await d.wc.tx.query<Row>(text, sql.values, name ? { name } : undefined);
   if (!rows[0]) throw new ApiError(404, 'Record not found', `No record found matching id: ${String(d.row[key.dbName])}`);
   d.wc.memo.forget(t.dbName);
   for (const detail of details) d.wc.memo.forget(detail.table);
