@@ -7,9 +7,9 @@ import { idOf } from './document-helpers.js';
 /**
  * The statements of a 10-line sales order created and completed in one request (the target is at
  * most 30): the count measured when this test was written, so that no change adds round trips
- * unnoticed.
+ * unnoticed. 23 until the document type and the period of its accounting date were read in one statement: 22.
  */
-const MAX_STATEMENTS = 24;
+const MAX_STATEMENTS = 22;
 
 describe('statements of a 10-line order created and completed', () => {
   const fx = countingServer();
@@ -29,6 +29,7 @@ describe('statements of a 10-line order created and completed', () => {
     assert.equal(result.status, 201, result.text);
     assert.equal(idOf(result.body.DocStatus), 'CO');
     const counted = ownStatements(statements);
+    process.stdout.write(`# order: ${counted.length} statements\n`);
     assert.ok(counted.length <= MAX_STATEMENTS, describeStatements(counted));
   });
 });
