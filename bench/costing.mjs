@@ -1,5 +1,5 @@
 // Costing benchmark (npm run bench:costing; alone: node bench/costing.mjs [--lines 10000]
-// [--shipments 1000] [--seconds 10] [--tcp]). Build first (npm run build).
+// [--shipments 1000] [--seconds 10] [--tcp] [--profile]). Build first (npm run build).
 // The demo costed at Average PO, on fresh PostgreSQL databases:
 // 1. a physical inventory of --lines lines completed (bench/physical-inventory.mjs --average, one run);
 // 2. --shipments shipments of one line each (a demo product, stock at its average cost) completed one
@@ -19,6 +19,9 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { assertBenchDatabase, connect, defaultDatabaseUrl, withDatabase } from './lib/database.mjs';
 import { freePort, login, startDictum } from './lib/server.mjs';
+import { startCpuMeter } from './lib/cpu.mjs';
+import { backendPids } from './lib/instances.mjs';
+import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { numberOption as option, recordCompletion, replayRatio } from './lib/completion-replay.mjs';
 import { call, completeDocument } from './lib/api-call.mjs';
 import { costDemoAtAverage } from './lib/average-costing.mjs';
@@ -32,6 +35,10 @@ const base = process.env.DATABASE_URL ?? defaultDatabaseUrl({ tcp: process.argv.
 const url = withDatabase(base, NAME);
 assertBenchDatabase(url);
 const PRODUCT = 128;
+// --profile: the server of each scenario runs with a V8 CPU profile, summarized after it stops.
+const profileDir = process.argv.includes('--profile') ? fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-costing-profile-')) : null;
+/** A CPU meter (bench/lib/cpu.mjs, /proc utime+stime per pid) of the server process and PostgreSQL's backends of the benchmark database. */
+const cpuMeter = (pid) => startCpuMeter({ server: () => [pid], backends: () => backendPids(db, NAME) });
 const log = (s) => console.log(s);
 
 log(`costing benchmark at Average PO and FIFO: a count of ${lineCount} lines, ${shipments} shipments, pgbench ${seconds} s (Node ${process.version}, ${os.cpus().length} CPUs)`);
@@ -93,14 +100,18 @@ async function costProductAtFifo(layers) {
  * statement count, the ratio and the cost row of `element` after the run.
  */
 async function shipmentScenario({ qty, element, prepare }) {
-  server = await startDictum({ root, databaseUrl: url, port: await freePort(), waitMs: 600_000 });
+  server = await startDictum({ root, databaseUrl: url, port: await freePort(), waitMs: 600_000, nodeArgs: profileDir ? ['--cpu-prof', '--cpu-prof-dir', profileDir] : [] });
   const token = await login(server.baseUrl);
   await prepare();
   const ids = await drafts(server, token, shipments + 1, qty);
   await complete(server, token, ids.shift());
+  const meter = await cpuMeter(server.pid);
   const started = performance.now();
   for (const id of ids) await complete(server, token, id);
   const total = performance.now() - started;
+  const used = await meter.stop();
+  // The meter answers cores (CPU seconds a wall second): ms of CPU a shipment.
+  const cpu = { server: (used.server * used.seconds * 1000) / shipments, backends: (used.backends * used.seconds * 1000) / shipments };
   const { rows } = await db.query(
     `SELECT c.currentcostprice::text AS price, c.currentqty::text AS qty,
             (SELECT count(*)::int FROM m_costdetail cd WHERE cd.m_product_id = $1 AND cd.m_inoutline_id IS NOT NULL AND cd.m_costelement_id = $2) AS details,
@@ -110,6 +121,10 @@ async function shipmentScenario({ qty, element, prepare }) {
   );
   await server.stop();
   server = null;
+  if (profileDir) {
+    const summary = summarizeNewestProfile(profileDir);
+    if (summary) log(formatProfile(summary));
+  }
   // One shipment completed first (caches warm), then the statements of the next one.
   const warmThenNext = async (at, t) => {
     const [first, next] = await drafts(at, t, 2, qty);
@@ -119,13 +134,14 @@ async function shipmentScenario({ qty, element, prepare }) {
   const statements = await recordCompletion({ root, url, warm: warmThenNext, measured: complete });
   const mean = total / shipments;
   const replayed = await replayRatio({ url, statements, name: `shipment-complete-${element}`, seconds, workDir, serviceMs: mean });
-  return { total, mean, statements: statements.length, cost: rows[0], ...replayed };
+  return { total, mean, cpu, statements: statements.length, cost: rows[0], ...replayed };
 }
 
 const report = (label, r) => {
   log('');
   log(`${shipments} shipments completed ${label}: ${r.total.toFixed(0)} ms, mean ${r.mean.toFixed(1)} ms a shipment; ${r.cost.details} cost details, cost ${r.cost.price} on ${r.cost.qty}${r.cost.layers ? ` in ${r.cost.layers} layers` : ''}`);
   log(`statements per shipment completion: ${r.statements}`);
+  log(`CPU a shipment (/proc utime+stime over the ${shipments}): server ${r.cpu.server.toFixed(2)} ms, PostgreSQL backends ${r.cpu.backends.toFixed(2)} ms`);
   log(`pgbench replay of those statements: ${r.replayMs.toFixed(2)} ms (${r.replay.transactions} replays, ${r.replay.failed} failed)`);
   log(`ratio replay / service: ${r.ratio.toFixed(2)}x (target >= 0.5x) ${r.ratio >= 0.5 ? 'met' : 'NOT met'}`);
 };

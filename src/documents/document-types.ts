@@ -64,16 +64,19 @@ export interface DocTypeRow {
   isintransit: string | null;
 }
 
+/** The columns of DocTypeRow. */
+export const DOC_TYPE_COLUMNS = [
+  'c_doctype_id', 'ad_client_id', 'name', 'docbasetype', 'docsubtypeso', 'issotrx', 'gl_category_id', 'iscanbereactivated',
+  'isoverwriteseqoncomplete', 'isoverwritedateoncomplete', 'definitesequence_id', 'isintransit',
+] as const satisfies readonly (keyof DocTypeRow)[];
+
+/** The memo key of a document type's row (see documentTypeRow). */
+export const docTypeMemoKey = (id: number): string => `row:${id}`;
+
 /** A document type, read once per write operation (rules, checks and actions share it). */
 export function documentTypeRow(tx: Tx, memo: OperationMemo, id: number): Promise<DocTypeRow | null> {
-  return memo.get('c_doctype', `row:${id}`, async () => {
-    const { rows } = await tx.query<DocTypeRow>(
-      `SELECT c_doctype_id, ad_client_id, name, docbasetype, docsubtypeso, issotrx, gl_category_id, iscanbereactivated,
-              isoverwriteseqoncomplete, isoverwritedateoncomplete, definitesequence_id, isintransit
-         FROM c_doctype WHERE c_doctype_id = $1`,
-      [id],
-      { name: 'doc_engine_doctype' },
-    );
+  return memo.get('c_doctype', docTypeMemoKey(id), async () => {
+    const { rows } = await tx.query<DocTypeRow>(`SELECT ${DOC_TYPE_COLUMNS.join(', ')} FROM c_doctype WHERE c_doctype_id = $1`, [id], { name: 'doc_engine_doctype' });
     return rows[0] ?? null;
   });
 }

@@ -322,6 +322,7 @@ async function activeWorkflowOn(q: Queryable, tableId: number, recordId: number)
     `SELECT n.name AS node, a.wfstate, a.ad_user_id FROM ad_wf_activity a JOIN ad_wf_node n ON n.ad_wf_node_id = a.ad_wf_node_id
       WHERE a.ad_table_id = $1 AND a.record_id = $2 AND a.processed = 'N' AND a.isactive = 'Y' ORDER BY a.ad_wf_activity_id LIMIT 1`,
     [tableId, recordId],
+    { name: 'wf_active_on_record' },
   );
   const r = rows[0];
   if (!r) return null;

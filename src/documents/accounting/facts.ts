@@ -70,26 +70,47 @@ export interface Posting {
   facts: Fact[];
 }
 
-const SCHEMA_SQL = `SELECT d.c_acctschema_id, s.c_currency_id,
+const schemaSql = (client: string): string => `SELECT d.c_acctschema_id, s.c_currency_id,
     (SELECT json_object_agg(k.key, v.account_id) FROM jsonb_each_text(to_jsonb(d)) k
        JOIN c_validcombination v ON v.c_validcombination_id = k.value::bigint
       WHERE k.key LIKE '%\\_acct' AND k.value ~ '^[0-9]+$') AS accounts
   FROM c_acctschema_default d JOIN c_acctschema s ON s.c_acctschema_id = d.c_acctschema_id
- WHERE d.ad_client_id = $1 AND d.isactive = 'Y' ORDER BY d.c_acctschema_id LIMIT 1`;
+ WHERE d.ad_client_id = ${client} AND d.isactive = 'Y' ORDER BY d.c_acctschema_id LIMIT 1`;
+const SCHEMA_SQL = schemaSql('$1');
+
+type SchemaRow = { c_acctschema_id: number; c_currency_id: number; accounts: unknown };
+
+const schemaOf = (r: SchemaRow): AccountSchema => ({
+  schemaId: Number(r.c_acctschema_id),
+  currencyId: Number(r.c_currency_id),
+  accounts: typeof r.accounts === 'string' ? (JSON.parse(r.accounts) as Record<string, number>) : ((r.accounts ?? {}) as Record<string, number>),
+});
 
 /** A client's accounting schema with its default accounts, or null when it has none. */
 export async function readAccountSchema(q: Queryable, clientId: number): Promise<AccountSchema | null> {
-  const { rows } = await q.query<{ c_acctschema_id: number; c_currency_id: number; accounts: unknown }>(SCHEMA_SQL, [clientId], { name: 'doc_acct_schema' });
-  const r = rows[0];
-  if (!r) return null;
-  const accounts = typeof r.accounts === 'string' ? (JSON.parse(r.accounts) as Record<string, number>) : ((r.accounts ?? {}) as Record<string, number>);
-  return { schemaId: Number(r.c_acctschema_id), currencyId: Number(r.c_currency_id), accounts };
+  const { rows } = await q.query<SchemaRow>(SCHEMA_SQL, [clientId], { name: 'doc_acct_schema' });
+  return rows[0] ? schemaOf(rows[0]) : null;
 }
+
+/**
+ * A scalar of SQL: the accounting schema of the client `client` (an SQL expression) as JSON, null
+ * without one, so that a statement of a document that will post reads it with what it reads anyway
+ * (see keepAccountSchema).
+ */
+export const accountSchemaJsonSql = (client: string): string => `(SELECT row_to_json(x) FROM (${schemaSql(client)}) x)`;
+
+/** Keeps for the operation the document's client's schema as accountSchemaJsonSql read it: accountSchema then reads nothing. */
+export function keepAccountSchema(d: DocumentContext, json: unknown): void {
+  const r = (typeof json === 'string' ? JSON.parse(json) : json) as SchemaRow | null;
+  d.wc.memo.set('c_acctschema_default', schemaKey(Number(d.row.ad_client_id)), r ? schemaOf(r) : null);
+}
+
+const schemaKey = (clientId: number): string => `schema:${clientId}`;
 
 /** The client's accounting schema with its default accounts (refused when it has none). */
 export async function accountSchema(d: DocumentContext): Promise<AccountSchema> {
   const clientId = Number(d.row.ad_client_id);
-  const found = await d.wc.memo.get('c_acctschema_default', `schema:${clientId}`, () => readAccountSchema(d.wc.tx, clientId));
+  const found = await d.wc.memo.get('c_acctschema_default', schemaKey(clientId), () => readAccountSchema(d.wc.tx, clientId));
   if (!found) throw refuse('the client has no accounting schema with default accounts');
   return found;
 }

@@ -52,8 +52,12 @@ const what = (m: Missing): string => (m.islot === 'Y' && m.isserno === 'Y' ? 'a 
 export async function refuseMissingInstance(e: ModelEvent): Promise<void> {
   const lines = STOCK_LINES[e.table.dbName];
   if (!lines) return;
-  const { rows } = await e.tx.query<Missing>(missingSql(lines, e.table.dbName), [e.row[lines.link]], { name: `attr_missing_${lines.table}` });
-  const m = rows[0];
+  // Kept for the operation under the lines' table: complete prepares again in the same request,
+  // and unless the lines were written since (the memo then forgets them) the answer is the same.
+  const m = await e.memo.get(lines.table, `missing-instance:${String(e.row[lines.link])}`, async () => {
+    const { rows } = await e.tx.query<Missing>(missingSql(lines, e.table.dbName), [e.row[lines.link]], { name: `attr_missing_${lines.table}` });
+    return rows[0] ?? null;
+  });
   if (!m) return;
   const reason = m.set_name ? `its attribute set ${m.set_name} demands one` : 'it is costed by batch/lot';
   throw refuse(`line ${m.line}: product ${m.product} needs ${what(m)} (column M_AttributeSetInstance_ID): ${reason}`);

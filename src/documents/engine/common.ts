@@ -2,9 +2,9 @@ import { ident } from '../../db/sql.js';
 import type { Row } from '../../events/model-events.js';
 import { takeFromSequence } from '../../records/write/document-number.js';
 import { idOf, nowTimestamp, todayDate } from '../row-values.js';
-import { documentTypeRow, type DocTypeRow } from '../document-types.js';
+import { docTypeMemoKey, documentTypeRow, type DocTypeRow } from '../document-types.js';
 import { refuse, type DocumentContext } from './document-type.js';
-import { checkPeriod, type PeriodCheck } from './period.js';
+import { checkPeriod, docTypeAndPeriod, type PeriodCheck } from './period.js';
 
 export type { DocTypeRow } from '../document-types.js';
 
@@ -14,21 +14,35 @@ export const docId = (d: DocumentContext): number => Number(d.row[d.table.keyCol
 /** A header value as it will be after this action (its pending change, else the row's). */
 export const current = (d: DocumentContext, column: string): unknown => (column in d.changes ? d.changes[column] : d.row[column]);
 
-/** The document type of the document: C_DocTypeTarget_ID where the table has one, else C_DocType_ID. */
+/**
+ * The document type of the document: C_DocTypeTarget_ID where the table has one, else C_DocType_ID.
+ * Its first read in an operation also checks the period of the document's accounting date (where
+ * the table has one), in the same statement: the actions that need the type need that period too.
+ */
 export async function docTypeOf(d: DocumentContext): Promise<DocTypeRow | null> {
   const id = idOf(current(d, 'c_doctypetarget_id')) ?? idOf(current(d, 'c_doctype_id'));
-  return id === null ? null : documentTypeRow(d.wc.tx, d.wc.memo, id);
+  if (id === null) return null;
+  const date = d.table.byName.has('dateacct') ? current(d, 'dateacct') : null;
+  if (date === null || date === undefined || d.wc.memo.peek('c_doctype', docTypeMemoKey(id))) return documentTypeRow(d.wc.tx, d.wc.memo, id);
+  return d.wc.memo.get('c_doctype', docTypeMemoKey(id), async () => {
+    const found = await docTypeAndPeriod(d.wc.tx, d.row.ad_client_id, date, id);
+    if (found) d.wc.memo.set('c_periodcontrol', periodKey(d, date, found.docType.docbasetype), found.period);
+    return found?.docType ?? null;
+  });
 }
+
+/** The memo key of a period check: one per client, date and document base type. */
+const periodKey = (d: DocumentContext, date: unknown, base: string | null): string =>
+  `period:${String(d.row.ad_client_id)}:${date instanceof Date ? date.toISOString() : String(date)}:${base ?? ''}`;
 
 /**
  * Whether the period of the document's accounting date is open for its document base type (see
- * period.ts); one statement per date and base type in a request.
+ * period.ts); one statement per date and base type in a request (none when docTypeOf checked it).
  */
 export async function periodOf(d: DocumentContext, dateColumn = 'dateacct'): Promise<PeriodCheck> {
   const date = current(d, dateColumn) ?? current(d, 'dateacct');
   const base = (await docTypeOf(d))?.docbasetype ?? null;
-  const day = date instanceof Date ? date.toISOString() : String(date);
-  return d.wc.memo.get('c_periodcontrol', `period:${String(d.row.ad_client_id)}:${day}:${base ?? ''}`, () => checkPeriod(d.wc.tx, d.row.ad_client_id, date, base));
+  return d.wc.memo.get('c_periodcontrol', periodKey(d, date, base), () => checkPeriod(d.wc.tx, d.row.ad_client_id, date, base));
 }
 
 /** Refuses when the period of the document's accounting date is missing or not open for its document base type. */
@@ -48,11 +62,14 @@ export async function noReactivation(d: DocumentContext): Promise<string | null>
   return d.action === 'RE' ? `${d.table.name} documents cannot be re-activated; void or reverse the document instead` : null;
 }
 
+/** The refusal of a document without lines (the original's @NoLines@). */
+export const NO_LINES = 'the document has no lines';
+
 /** Refuses a document without lines (the original's @NoLines@). */
 export async function requireLines(d: DocumentContext, lineTable: string): Promise<void> {
   const key = d.table.keyColumn!.dbName;
   const { rows } = await d.wc.tx.query(`SELECT 1 FROM ${ident(lineTable)} WHERE ${ident(key)} = $1 AND isactive = 'Y' LIMIT 1`, [docId(d)]);
-  if (!rows.length) throw refuse('the document has no lines');
+  if (!rows.length) throw refuse(NO_LINES);
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Tx } from '../../db/types.js';
 import type { Dictionary, Table } from '../../dictionary/model.js';
 import { ApiError, badRequest } from '../../errors.js';
 import type { DocumentEventType, ModelEvents, Row } from '../../events/model-events.js';
+import { StatementNames } from '../../records/read/statements.js';
 import { loadForWrite } from '../../records/write/persist.js';
 import { createWriteContext, emitModelEvent, type WriteContext } from '../../records/write/write-context.js';
 import { nowTimestamp } from '../row-values.js';
@@ -164,37 +165,47 @@ async function runStep(d: DocumentContext, action: DocAction, work: () => Promis
   const after = next();
   const changes: Row = { ...d.changes, docstatus: after.status, docaction: after.next, processed: after.processed ? 'Y' : 'N' };
   d.changes = {};
-  const saved = await writeHeader(d, changes);
-  if (after.processed !== (old.processed === 'Y')) await markDetails(d, after.processed);
+  const saved = await writeHeader(d, changes, after.processed !== (old.processed === 'Y') ? after.processed : null);
   d.row = saved;
   const changed = new Set(Object.keys(changes).filter((c) => String(old[c] ?? '') !== String(saved[c] ?? '')));
   if (name) await emitModelEvent(d.wc, `after-${name}` as DocumentEventType, d.table, saved, old, changed);
   return saved;
 }
 
-async function writeHeader(d: DocumentContext, changes: Row): Promise<Row> {
+/**
+ * Writes the header's changes, answering the row as written; when `processed` is given, the detail
+ * tables' Processed follows in the same statement (see detailUpdates).
+ */
+/** The header writes prepared under names: a document's actions write the same few column sets again and again. */
+const headerWrites = new StatementNames('doc_hdr', 200);
+
+async function writeHeader(d: DocumentContext, changes: Row, processed: boolean | null): Promise<Row> {
   const t = d.table;
   const values: Row = { ...changes, updated: nowTimestamp(), updatedby: d.wc.auth.userId };
   if (t.byName.has('processedon') && changes.processed === 'Y' && d.row.processed !== 'Y') values.processedon = Date.now();
   const sql = new SqlBuilder();
+  const tables = processed === null ? [] : detailTables(d);
+  const details = tables.length ? detailUpdates(tables, sql.param(processed ? 'Y' : 'N'), sql.param(d.row[t.keyColumn!.dbName])) : [];
   const sets = Object.entries(values)
     .filter(([c]) => t.byName.has(c))
     .map(([c, v]) => `${ident(c)} = ${sql.param(v)}`);
   const key = t.keyColumn!;
-  const { rows } = await d.wc.tx.query<Row>(`UPDATE ${ident(t.dbName)} SET ${sets.join(', ')} WHERE ${ident(key.dbName)} = ${sql.param(d.row[key.dbName])} RETURNING *`, sql.values);
+  const update = `UPDATE ${ident(t.dbName)} SET ${sets.join(', ')} WHERE ${ident(key.dbName)} = ${sql.param(d.row[key.dbName])} RETURNING *`;
+  const text = details.length ? `WITH ${details.map((u, n) => `d${n} AS (${u.sql})`).join(', ')} ${update}` : update;
+  const name = headerWrites.of(text);
+  const { rows } = await d.wc.tx.query<Row>(text, sql.values, name ? { name } : undefined);
   if (!rows[0]) throw new ApiError(404, 'Record not found', `No record found matching id: ${String(d.row[key.dbName])}`);
   d.wc.memo.forget(t.dbName);
+  for (const detail of details) d.wc.memo.forget(detail.table);
   return rows[0];
 }
 
-/** Lines and tax rows are processed with their header (one statement for all detail tables). */
-async function markDetails(d: DocumentContext, processed: boolean): Promise<void> {
-  const type = types.get(d.table.dbName)!;
-  const details = type.details.filter((detail) => d.wc.dict.byName.get(detail.table)?.byName.has('processed'));
-  if (!details.length) return;
-  const updates = details.map((detail) => `UPDATE ${ident(detail.table)} SET processed = $1 WHERE ${ident(detail.link)} = $2 AND processed IS DISTINCT FROM $1`);
-  const last = updates.pop()!;
-  const text = updates.length ? `WITH ${updates.map((u, n) => `d${n} AS (${u})`).join(', ')} ${last}` : last;
-  await d.wc.tx.query(text, [processed ? 'Y' : 'N', d.row[d.table.keyColumn!.dbName]]);
-  for (const detail of details) d.wc.memo.forget(detail.table);
+/** The detail tables (lines, tax rows) that have Processed: they are processed with their header. */
+function detailTables(d: DocumentContext): { table: string; link: string }[] {
+  return types.get(d.table.dbName)!.details.filter((detail) => d.wc.dict.byName.get(detail.table)?.byName.has('processed'));
+}
+
+/** One UPDATE of Processed per detail table, each a data-modifying CTE of the header's UPDATE (`flag` and `id` are its parameters). */
+function detailUpdates(details: { table: string; link: string }[], flag: string, id: string): { table: string; sql: string }[] {
+  return details.map((detail) => ({ table: detail.table, sql: `UPDATE ${ident(detail.table)} SET processed = ${flag} WHERE ${ident(detail.link)} = ${id} AND processed IS DISTINCT FROM ${flag}` }));
 }

@@ -1,9 +1,9 @@
 import { isZero, mul, sub } from '../decimal.js';
 import { nowTimestamp, todayDate } from '../row-values.js';
-import { accountSchema, postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
+import { accountSchema, accountSchemaJsonSql, keepAccountSchema, postFacts, postReversingFacts, type Fact } from '../accounting/facts.js';
 import { costLines, reversedValueSql, type CostedLine } from '../costing/cost-lines.js';
 import { moveStock } from '../stock/movements.js';
-import { current, definiteNumberAndDate, docId, docTypeOf, requireLines, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
+import { current, definiteNumberAndDate, docId, docTypeOf, NO_LINES, requireOpenPeriod, accrualOnVoid, noReactivation, type DocTypeRow } from './common.js';
 import { refuse, type DocumentContext, type DocumentType } from './document-type.js';
 import { matchReceipt } from './matching.js';
 import { postStandardReversalDifference } from '../costadjust/standard-reversal.js';
@@ -102,13 +102,19 @@ export const inoutDocument: DocumentType = {
 
   async prepare(d) {
     await requireOpenPeriod(d);
-    await requireLines(d, 'm_inoutline');
-    const { rows } = await d.wc.tx.query<{ line: number }>(
-      `SELECT il.line FROM m_inoutline il JOIN m_product p ON p.m_product_id = il.m_product_id
-        WHERE il.m_inout_id = $1 AND p.producttype = 'I' AND il.m_locator_id IS NULL ORDER BY il.line LIMIT 1`,
-      [docId(d)],
+    // Whether it has lines (the original's @NoLines@) and its first stocked line without a locator,
+    // and the accounting schema that complete posts with, in one statement.
+    const { rows } = await d.wc.tx.query<{ has_lines: boolean; unlocated: number | null; schema: unknown }>(
+      `SELECT EXISTS (SELECT 1 FROM m_inoutline WHERE m_inout_id = $1 AND isactive = 'Y') AS has_lines,
+              (SELECT il.line FROM m_inoutline il JOIN m_product p ON p.m_product_id = il.m_product_id
+                WHERE il.m_inout_id = $1 AND p.producttype = 'I' AND il.m_locator_id IS NULL ORDER BY il.line LIMIT 1) AS unlocated,
+              ${accountSchemaJsonSql('$2')} AS schema`,
+      [docId(d), d.row.ad_client_id],
+      { name: 'doc_inout_prepare_lines' },
     );
-    if (rows[0]) throw refuse(`line ${rows[0].line} has no locator`);
+    if (!rows[0]?.has_lines) throw refuse(NO_LINES);
+    if (rows[0].unlocated !== null) throw refuse(`line ${rows[0].unlocated} has no locator`);
+    keepAccountSchema(d, rows[0].schema);
   },
 
   async complete(d) {

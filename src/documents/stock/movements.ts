@@ -27,11 +27,16 @@ export const transactionInsertSql = (lineColumn: string, movementType: string, d
  * (DateLastInventory).
  */
 export const storageUpsertSql = (date: string, now: string, user: string, stampInventory = false): string =>
-  `g AS (
+  `${STORAGE_GROUPS}
+   ${storageInsertSql(date, now, user, stampInventory)}`;
+
+const STORAGE_GROUPS = `g AS (
      SELECT m_product_id, m_locator_id, asi, min(ad_client_id) AS ad_client_id, min(ad_org_id) AS ad_org_id, sum(qty) AS qty
        FROM l GROUP BY m_product_id, m_locator_id, asi
-   )
-   INSERT INTO m_storageonhand (m_product_id, m_locator_id, m_attributesetinstance_id, datematerialpolicy, ad_client_id, ad_org_id, qtyonhand,
+   )`;
+
+const storageInsertSql = (date: string, now: string, user: string, stampInventory: boolean): string =>
+  `INSERT INTO m_storageonhand (m_product_id, m_locator_id, m_attributesetinstance_id, datematerialpolicy, ad_client_id, ad_org_id, qtyonhand,
                                 m_storageonhand_uu, isactive, created, createdby, updated, updatedby, datelastinventory)
    SELECT g.m_product_id, g.m_locator_id, g.asi,
           COALESCE((SELECT min(s.datematerialpolicy) FROM m_storageonhand s
@@ -53,7 +58,7 @@ export const storageUpsertSql = (date: string, now: string, user: string, stampI
  */
 export async function moveStock(q: Queryable, inoutId: number, movementType: string, movementDate: unknown, userId: number): Promise<void> {
   const sign = movementType.endsWith('-') ? -1 : 1;
-  await q.query(
+  const { rows } = await q.query<{ c_order_id: number; open: boolean }>(
     `WITH l AS (
        SELECT il.m_inoutline_id AS line_id, il.m_product_id, il.m_locator_id, COALESCE(il.m_attributesetinstance_id, 0) AS asi,
               il.movementqty * $2 AS qty, il.ad_client_id, il.ad_org_id
@@ -64,18 +69,16 @@ export async function moveStock(q: Queryable, inoutId: number, movementType: str
        UPDATE c_orderline o SET qtydelivered = o.qtydelivered + s.qty * $7, datedelivered = $4::timestamp, updated = $5::timestamp, updatedby = $6
          FROM (SELECT c_orderline_id, sum(movementqty) AS qty FROM m_inoutline WHERE m_inout_id = $1 AND c_orderline_id IS NOT NULL GROUP BY c_orderline_id) s
         WHERE o.c_orderline_id = s.c_orderline_id
-     ), ${storageUpsertSql('$4', '$5', '$6')}`,
+     ), ${STORAGE_GROUPS}, stored AS (${storageInsertSql('$4', '$5', '$6', false)})
+     SELECT o.c_order_id, o.docstatus IN ('IP', 'CO', 'WP', 'WC', 'AP') AS open
+       FROM c_order o
+      WHERE o.c_order_id IN (SELECT ol.c_order_id FROM m_inoutline il JOIN c_orderline ol ON ol.c_orderline_id = il.c_orderline_id WHERE il.m_inout_id = $1)
+      ORDER BY o.c_order_id`,
     [inoutId, sign, movementType, movementDate, nowTimestamp(), userId, deliveredSign(movementType)],
     { name: 'doc_inout_move' },
   );
-  // What the orders still owe changed: their reservations follow (released once they are closed or voided).
-  const { rows } = await q.query<{ c_order_id: number; open: boolean }>(
-    `SELECT DISTINCT o.c_order_id, o.docstatus IN ('IP', 'CO', 'WP', 'WC', 'AP') AS open
-       FROM m_inoutline il JOIN c_orderline ol ON ol.c_orderline_id = il.c_orderline_id JOIN c_order o ON o.c_order_id = ol.c_order_id
-      WHERE il.m_inout_id = $1 ORDER BY o.c_order_id`,
-    [inoutId],
-    { name: 'doc_inout_orders' },
-  );
+  // What the orders still owe changed (the statement answers the orders of the lines): their
+  // reservations follow (released once they are closed or voided).
   for (const o of rows) await syncOrderReservations(q, Number(o.c_order_id), o.open === true, userId);
 }
 

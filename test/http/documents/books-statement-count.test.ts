@@ -29,8 +29,9 @@ const MAX_ALLOCATION = 28;
 // 44: a completed invoice also looks for its payment term's schedule (C_InvoicePaySchedule) and keeps its
 // partner's open balance and credit status. A vendor invoice looks for landed costs to distribute (one
 // statement; their allocations are read for the posting only when there are some), and a record locked
-// for writing says in the same statement whether the role may read it (one fewer): 44.
-const MAX_MATCHED_INVOICE = 44;
+// for writing says in the same statement whether the role may read it (one fewer): 44. 43 since the
+// document type and its period are read in one statement.
+const MAX_MATCHED_INVOICE = 43;
 
 describe('statements of an allocation and of a matched vendor invoice, created and completed', () => {
   let server: TestServer;

@@ -1,0 +1,55 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { countingServer, describeStatements, ownStatements } from '../../helpers/counting-server.js';
+import { recordStatements } from '../../helpers/statements.js';
+import { idOf } from './document-helpers.js';
+
+/**
+ * The statements of a one-line draft shipment completed through PUT {"doc-action":"CO"} with the demo
+ * costed at Average PO, as the costing benchmark does (bench/costing.mjs). 17 before the document
+ * type and its period were read together, the lines' checks folded, the instance check kept from
+ * prepare for complete, the orders of the lines answered by the stock's statement and the lines
+ * marked processed in the header's UPDATE: 12; with the accounting schema read by prepare's statement: 11.
+ */
+const MAX_STATEMENTS = 11;
+const PRODUCT = 128;
+
+describe('statements of a one-line shipment completed at average cost', () => {
+  const fx = countingServer();
+  const request = (method: string, path: string, body: unknown) => fx.server().request(method, path, { token: fx.token(), body });
+  const draft = async () => {
+    const r = await request('POST', '/api/v1/models/m_inout', { C_BPartner_ID: 118, IsSOTrx: true, M_InOutLine: [{ M_Product_ID: PRODUCT, MovementQty: 1 }] });
+    assert.equal(r.status, 201, r.text);
+    return r.body.id as number;
+  };
+  const complete = (id: number) => request('PUT', `/api/v1/models/m_inout/${id}`, { 'doc-action': 'CO' });
+
+  it(`takes at most ${MAX_STATEMENTS} statements and answers the completed record`, async () => {
+    const db = fx.server().services.db;
+    // As bench/lib/average-costing.mjs: the schema at Average PO, the cost rows on its element, stock to ship.
+    await db.query(`UPDATE c_acctschema SET costingmethod = 'A' WHERE ad_client_id = 11`);
+    await db.query(`UPDATE m_cost SET m_costelement_id = 103, costingmethod = 'A' WHERE ad_client_id = 11 AND m_costelement_id = 100`);
+    await db.query(
+      `UPDATE m_storageonhand SET qtyonhand = qtyonhand + 10
+        WHERE ctid = (SELECT ctid FROM m_storageonhand WHERE m_product_id = $1 AND m_locator_id = 101 ORDER BY datematerialpolicy LIMIT 1)`,
+      [PRODUCT],
+    );
+    await db.query('UPDATE m_cost SET currentqty = currentqty + 10 WHERE m_product_id = $1 AND m_costelement_id = 103', [PRODUCT]);
+    const [first, next] = [await draft(), await draft()];
+    // A first completion warms the caches every later one finds warm too.
+    assert.equal((await complete(first)).status, 200);
+    const { result, statements } = await recordStatements(db, () => complete(next));
+    assert.equal(result.status, 200, result.text);
+    assert.equal(idOf(result.body.DocStatus), 'CO');
+    assert.equal(result.body.Processed, true);
+    assert.equal(idOf(result.body.Posted), 'Y');
+    if (process.env.SHOW_ANSWER) console.log(JSON.stringify(result.body, null, 1));
+    const own = ownStatements(statements);
+    process.stdout.write(`# shipment completion: ${own.length} statements\n`);
+    assert.ok(own.length <= MAX_STATEMENTS, describeStatements(own));
+    const [line] = (await request('GET', `/api/v1/models/m_inoutline?$filter=${encodeURIComponent(`M_InOut_ID eq ${next}`)}`, undefined)).body.records;
+    assert.equal(line.Processed, true, 'the line is processed with its header');
+    const cost = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM m_costdetail WHERE m_inoutline_id = $1`, [line.id]);
+    assert.equal(cost.rows[0]!.n, 1, 'the line is costed');
+  });
+});
