@@ -93,6 +93,7 @@ function wrapTx(q: Queryable, independent: Independent, sent: Sent): Tx {
 async function inTransaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>, committed?: () => void): Promise<T> {
   const client = await pool.connect();
   let held = true;
+  let broken: Error | undefined;
   const q = clientQueryable(client, () => held);
   try {
     await q.query('BEGIN');
@@ -102,11 +103,25 @@ async function inTransaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>,
     return out;
   } catch (e) {
     await q.query('ROLLBACK').catch(() => undefined);
+    if (isStalePreparedStatement(e)) broken = e as Error;
     throw e;
   } finally {
     held = false;
-    client.release();
+    // A connection whose prepared statements no longer fit their tables is closed rather than
+    // pooled: the next transaction prepares them afresh on a new one (as the pool does itself
+    // for a failed statement outside a transaction).
+    client.release(broken);
   }
+}
+
+/**
+ * The error of a statement prepared under a name (`RETURNING *`, `SELECT t.*`) after its table
+ * gained or lost columns: an instance that keeps running while another one migrates the schema
+ * meets it once per connection.
+ */
+export function isStalePreparedStatement(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  return err?.code === '0A000' && typeof err.message === 'string' && err.message.includes('cached plan must not change result type');
 }
 
 export interface PgOpenOptions {
@@ -221,10 +236,14 @@ export async function openPg(options: PgOpenOptions): Promise<Db & { pool: pg.Po
     },
     async connection<T>(fn: (q: Queryable) => Promise<T>): Promise<T> {
       const client = await pool.connect();
+      let broken: Error | undefined;
       try {
         return await fn(clientQueryable(client));
+      } catch (e) {
+        if (isStalePreparedStatement(e)) broken = e as Error;
+        throw e;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     async listen(channel: string, onPayload: (payload: string) => void) {

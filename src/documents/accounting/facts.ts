@@ -172,6 +172,7 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
     cols.description.push(f.description ?? null);
   });
   const c = cols;
+  // A fixed text whatever the facts: prepared once per connection.
   await d.wc.tx.query(
     `INSERT INTO fact_acct (fact_acct_id, fact_acct_uu, ad_client_id, ad_org_id, c_acctschema_id, ad_table_id, record_id, c_period_id, dateacct, datetrx,
        c_currency_id, gl_category_id, c_bpartner_id, account_id, amtsourcedr, amtsourcecr, amtacctdr, amtacctcr, line_id, m_product_id, c_tax_id, qty,
@@ -185,6 +186,7 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
       d.row.ad_client_id, schema.schemaId, d.table.id, recordId, p.periodId, p.dateAcct, p.dateTrx ?? p.dateAcct, p.glCategoryId ?? 0, nowTimestamp(), d.wc.auth.userId,
       c.org, c.currency, c.partner, c.account, c.dr, c.cr, c.acctDr, c.acctCr, c.line, c.product, c.tax, c.qty, c.description,
     ],
+    { name: 'doc_post_facts' },
   );
 }
 
@@ -215,6 +217,7 @@ export async function postReversingFacts(d: DocumentContext, originalId: number,
        f.c_tax_id, -f.qty, f.description, f.postingtype, 'Y', $6::timestamp, $7, $6::timestamp, $7
        FROM fact_acct f WHERE f.ad_table_id = $1 AND f.record_id = $2 ORDER BY f.fact_acct_id`,
     [d.table.id, originalId, recordId, periodId, dateAcct, nowTimestamp(), d.wc.auth.userId],
+    { name: 'doc_post_reversing_facts' },
   );
   if (d.table.byName.has('posted')) d.changes.posted = 'Y';
 }

@@ -172,13 +172,13 @@ async function runStep(d: DocumentContext, action: DocAction, work: () => Promis
   return saved;
 }
 
+/** The header writes prepared under names: a document's actions write the same few column sets again and again. */
+const headerWrites = new StatementNames('doc_hdr', 200);
+
 /**
  * Writes the header's changes, answering the row as written; when `processed` is given, the detail
  * tables' Processed follows in the same statement (see detailUpdates).
  */
-/** The header writes prepared under names: a document's actions write the same few column sets again and again. */
-const headerWrites = new StatementNames('doc_hdr', 200);
-
 async function writeHeader(d: DocumentContext, changes: Row, processed: boolean | null): Promise<Row> {
   const t = d.table;
   const values: Row = { ...changes, updated: nowTimestamp(), updatedby: d.wc.auth.userId };
