@@ -31,7 +31,11 @@ export async function startServiceProcess(script: string, env: Record<string, st
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     // Generous: a first start unpacks the seeded snapshot, which a busy disk can slow to tens of seconds.
-    const timer = setTimeout(() => reject(new Error(`instance did not start: ${err}`)), 90_000);
+    // An instance that did not start in time is ended: a live child would keep the test file's process from exiting.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`instance did not start: ${err}`));
+    }, 90_000);
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       const m = /"url":"(http:\/\/[^"]+)"[^\n]*Dictum is serving/.exec(out);
