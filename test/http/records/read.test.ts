@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { recordStatements } from '../../helpers/statements.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { login, systemLogin } from '../../helpers/login.js';
-import { countKeptIdentifierTables } from '../../../src/records/read/identifier-cache.js';
+import { countingServer } from '../../helpers/counting-server.js';
 
 const q = (s: string) => encodeURIComponent(s);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -425,27 +425,18 @@ describe('reading records', () => {
 });
 
 describe('reading efficiently', () => {
-  let server: TestServer;
-  let token: string;
-  before(async () => {
-    server = await startTestServer();
-    token = await login(server);
-    // Statements are counted in the steady state: the small tables counted, so that a warm-up read keeps their identifiers.
-    await countKeptIdentifierTables(server.services.dictionary.current);
-  });
-  after(async () => {
-    await server.close();
-  });
+  // Statements are counted in the steady state: the small tables counted, so that a warm-up read keeps their identifiers.
+  const fx = countingServer();
 
   /** Records the statements the database runs during fn. */
-  const statements = async (fn: () => Promise<unknown>) => (await recordStatements(server.services.db, fn)).statements;
+  const statements = async (fn: () => Promise<unknown>) => (await recordStatements(fx.server().services.db, fn)).statements;
 
   it('reads a full page in one statement plus one count, and one statement per expanded table', async () => {
     const path = `/api/v1/models/c_order?$top=2&$expand=${encodeURIComponent('C_OrderLine,C_OrderTax')}`;
-    await server.request('GET', path, { token });
+    await fx.server().request('GET', path, { token: fx.token() });
     let rowCount = 0;
     const seen = await statements(async () => {
-      const r = await server.request('GET', path, { token });
+      const r = await fx.server().request('GET', path, { token: fx.token() });
       assert.equal(r.status, 200);
       assert.equal(r.body.records.length, 2, 'the page is full');
       rowCount = r.body['row-count'];
@@ -454,22 +445,22 @@ describe('reading efficiently', () => {
     assert.equal(seen.length, 4, seen.map((s) => s.text.slice(0, 60)).join('\n'));
     assert.equal(seen.filter((s) => /count\(\*\)/.test(s.text)).length, 1);
     assert.ok(seen.every((s) => s.name && s.name.startsWith('rec_')), 'hot statements are prepared under a name');
-    const again = await statements(() => server.request('GET', path, { token }));
+    const again = await statements(() => fx.server().request('GET', path, { token: fx.token() }));
     assert.deepEqual(again.map((s) => s.name), seen.map((s) => s.name), 'the same read reuses the same statements');
   });
 
   it('does not count when the page holds the last matches, and still tells the right total', async () => {
-    const all = await server.request('GET', '/api/v1/models/c_order', { token });
+    const all = await fx.server().request('GET', '/api/v1/models/c_order', { token: fx.token() });
     const total = all.body['row-count'];
     assert.ok(total > 2 && total < 100);
     const partial = await statements(async () => {
-      const r = await server.request('GET', '/api/v1/models/c_order?$top=100&$skip=1', { token });
+      const r = await fx.server().request('GET', '/api/v1/models/c_order?$top=100&$skip=1', { token: fx.token() });
       assert.equal(r.body['row-count'], total);
       assert.equal(r.body.records.length, total - 1);
     });
     assert.equal(partial.filter((s) => /count\(\*\)/.test(s.text)).length, 0);
     const pastTheEnd = await statements(async () => {
-      const r = await server.request('GET', `/api/v1/models/c_order?$skip=${total + 5}`, { token });
+      const r = await fx.server().request('GET', `/api/v1/models/c_order?$skip=${total + 5}`, { token: fx.token() });
       assert.equal(r.body['row-count'], total, 'an empty page past the end is counted');
       assert.equal(r.body.records.length, 0);
     });
@@ -477,14 +468,14 @@ describe('reading efficiently', () => {
   });
 
   it('reads one record in one statement', async () => {
-    await server.request('GET', '/api/v1/models/c_bpartner/117', { token });
-    const seen = await statements(() => server.request('GET', '/api/v1/models/c_bpartner/118', { token }));
+    await fx.server().request('GET', '/api/v1/models/c_bpartner/117', { token: fx.token() });
+    const seen = await statements(() => fx.server().request('GET', '/api/v1/models/c_bpartner/118', { token: fx.token() }));
     assert.equal(seen.length, 1);
   });
 
   it('writes a prefix match as a range when the collation allows it', async () => {
-    const { rows } = await server.services.db.query<{ c: string }>('SELECT datcollate AS c FROM pg_database WHERE datname = current_database()');
-    const r = await server.request('GET', `/api/v1/models/c_bpartner?showsql&$filter=${encodeURIComponent("startswith(Name,'C')")}`, { token });
+    const { rows } = await fx.server().services.db.query<{ c: string }>('SELECT datcollate AS c FROM pg_database WHERE datname = current_database()');
+    const r = await fx.server().request('GET', `/api/v1/models/c_bpartner?showsql&$filter=${encodeURIComponent("startswith(Name,'C')")}`, { token: fx.token() });
     assert.equal(r.status, 200);
     assert.ok(r.body.records.length >= 1);
     for (const b of r.body.records) assert.ok(b.Name.startsWith('C'));
