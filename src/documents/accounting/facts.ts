@@ -171,7 +171,6 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
     cols.qty.push(f.qty === undefined ? null : toText(f.qty));
     cols.description.push(f.description ?? null);
   });
-  const c = cols;
   // A fixed text whatever the facts: prepared once per connection.
   await d.wc.tx.query(
     `INSERT INTO fact_acct (fact_acct_id, fact_acct_uu, ad_client_id, ad_org_id, c_acctschema_id, ad_table_id, record_id, c_period_id, dateacct, datetrx,
@@ -184,7 +183,7 @@ export async function postFacts(d: DocumentContext, p: Posting, recordId = docId
          AS f(org, currency, partner, account, dr, cr, acctdr, acctcr, line, product, tax, qty, description)`,
     [
       d.row.ad_client_id, schema.schemaId, d.table.id, recordId, p.periodId, p.dateAcct, p.dateTrx ?? p.dateAcct, p.glCategoryId ?? 0, nowTimestamp(), d.wc.auth.userId,
-      c.org, c.currency, c.partner, c.account, c.dr, c.cr, c.acctDr, c.acctCr, c.line, c.product, c.tax, c.qty, c.description,
+      cols.org, cols.currency, cols.partner, cols.account, cols.dr, cols.cr, cols.acctDr, cols.acctCr, cols.line, cols.product, cols.tax, cols.qty, cols.description,
     ],
     { name: 'doc_post_facts' },
   );
