@@ -63,7 +63,11 @@ describe('read router', () => {
     assert.deepEqual((await r.for(1).query('SELECT b')).rows, [{ from: 'replica' }]);
     assert.deepEqual(await r.for(1).connection((q) => q.query('SELECT c').then((x) => x.rows)), [{ from: 'replica' }]);
     assert.deepEqual(await r.for(1).transaction((q) => q.query('SELECT d').then((x) => x.rows)), [{ from: 'replica' }]);
-    assert.deepEqual(r.states(), [{ name: 'r1:5433/erp', healthy: true, inService: true, lagMs: r.states()[0]!.lagMs }]);
+    // The lag is measured against the clock at each call, so only its presence is compared.
+    const states = r.states();
+    assert.equal(states.length, 1);
+    const [state] = states;
+    assert.deepEqual({ ...state, lagMs: typeof state!.lagMs }, { name: 'r1:5433/erp', healthy: true, inService: true, lagMs: 'number' });
     assert.equal(r.served.get('r1:5433/erp'), 3);
     assert.equal(r.served.get('primary'), 1);
     await r.close();
