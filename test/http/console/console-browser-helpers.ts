@@ -1,12 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { projectRoot } from '../../../src/paths.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-export const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-// Skipped where the browser is missing, but for CI, which installs it and must run this.
-export const skipWithoutBrowser = fs.existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `no browser at ${CHROMIUM} (.ci/run installs Debian's chromium)`;
+export { CHROMIUM, FLAGS, skipWithoutBrowser } from '../../helpers/browser.js';
 export const VIEWPORT = { width: 1280, height: 800 };
 
 /** Saves a screenshot of the page for docs/console.md. */

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,19 +5,16 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { projectRoot } from '../../../src/paths.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { setSysConfig } from '../auth/auth-helpers.js';
+import { CHROMIUM, FLAGS, skipWithoutBrowser } from '../../helpers/browser.js';
 
 // The documentation page in the machine's headless Chromium (Debian's package, installed by
 // .ci/run): it opens from `/`, shows the public document at once, logs in through the login flow
 // (user and password, then client, role, organization and warehouse), keeps and refreshes the
 // token, and falls back to the public document when the kept token has expired.
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SCREENSHOT = path.join(projectRoot, 'docs', 'api-docs-login.png');
-// Skipped where the browser is missing, but for CI, which installs it and must run this.
-const skip = fs.existsSync(CHROMIUM) || process.env.CI === 'true' ? false : `no browser at ${CHROMIUM} (.ci/run installs Debian's chromium)`;
 
-describe('the documentation page in a browser', { skip }, () => {
+describe('the documentation page in a browser', { skip: skipWithoutBrowser }, () => {
   let server: TestServer;
   let browser: Browser;
   before(async () => {
