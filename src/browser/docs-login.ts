@@ -58,7 +58,8 @@ function render(): void {
 
 function openDocument(): void {
   SwaggerUIBundle({
-    url: '/api/v1/openapi.json',
+    // The 3.0 rendition: Swagger UI shows it several times faster than the same document as 3.1.
+    url: '/api/v1/openapi.json?openapi=3.0',
     dom_id: '#swagger-ui',
     deepLinking: true,
     docExpansion: 'none',

@@ -1,5 +1,5 @@
 /**
- * The documentation page: Swagger UI over /api/v1/openapi.json with a login form above it. The
+ * The documentation page: Swagger UI over /api/v1/openapi.json (as OpenAPI 3.0.3, see openapi-30.ts) with a login form above it. The
  * document is public, so the page shows it at once; logging in (user and password, then client,
  * role, organization and warehouse as the login flow offers them) keeps the token pair in the
  * tab's session storage, sends the token with every request the page makes, refreshes it with

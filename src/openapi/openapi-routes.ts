@@ -15,6 +15,8 @@ import { apiDocument, recordDocument } from './document.js';
 import { DOCS_PAGE } from './docs-page.js';
 import type { RouteEntry } from './route-catalogue.js';
 import { OBJECT } from './route-schema.js';
+import { asOpenApi30 } from './openapi-30.js';
+import { Type } from '@sinclair/typebox';
 
 /**
  * A document as YAML. The library is loaded on the first such request: a service that never
@@ -47,16 +49,25 @@ export async function openApiRoutes(app: FastifyInstance, s: Services, routes: R
   // no REST view: those belong to a client); with a valid token, what the role may see.
   // The public text is built once per dictionary: it is large (every table's operations) and
   // anyone may ask for it.
-  const publicText = new WeakMap<Dictionary, string>();
-  app.get('/api/v1/openapi.json', { schema: { summary: 'This OpenAPI document (public; with a token it describes what the role may see)', answer: OBJECT, example: { openapi: '3.1.0', info: { title: 'Dictum', version: '0.1.0' } } }, config: { public: true, tokenOptional: true } }, async (req, reply) => {
-    const dict = s.dictionary.current;
-    const auth = req.auth as AuthContext | undefined;
-    const tables = (only: (t: Table) => boolean) => dict.tables.filter((t) => t.isActive && only(t)).sort((a, b) => a.name.localeCompare(b.name));
-    if (auth) return apiDocument(dict, routes, { tables: tables((t) => tableAccessAllowed(auth.userLevel, t.accessLevel)), views: visibleViews(rcOf(req), await loadViews(rcOf(req))) }, VERSION);
-    let text = publicText.get(dict);
-    if (text === undefined) publicText.set(dict, (text = JSON.stringify(apiDocument(dict, routes, { tables: tables(() => true), views: [] }, VERSION))));
-    return reply.type('application/json; charset=utf-8').send(text);
+  const publicText = { '3.1': new WeakMap<Dictionary, string>(), '3.0': new WeakMap<Dictionary, string>() };
+  const DocumentQuery = Type.Object({
+    openapi: Type.Optional(Type.Union([Type.Literal('3.1'), Type.Literal('3.0')], { description: 'The OpenAPI version of the document: 3.1 (the default), or 3.0 (the same description in OpenAPI 3.0.3, which the documentation page shows)' })),
   });
+  app.get<{ Querystring: { openapi?: '3.1' | '3.0' } }>(
+    '/api/v1/openapi.json',
+    { schema: { summary: 'This OpenAPI document (public; with a token it describes what the role may see)', querystring: DocumentQuery, answer: OBJECT, example: { openapi: '3.1.0', info: { title: 'Dictum', version: '0.1.0' } } }, config: { public: true, tokenOptional: true } },
+    async (req, reply) => {
+      const dict = s.dictionary.current;
+      const auth = req.auth as AuthContext | undefined;
+      const version = req.query.openapi ?? '3.1';
+      const rendered = (doc: Record<string, unknown>) => (version === '3.0' ? asOpenApi30(doc) : doc);
+      const tables = (only: (t: Table) => boolean) => dict.tables.filter((t) => t.isActive && only(t)).sort((a, b) => a.name.localeCompare(b.name));
+      if (auth) return rendered(apiDocument(dict, routes, { tables: tables((t) => tableAccessAllowed(auth.userLevel, t.accessLevel)), views: visibleViews(rcOf(req), await loadViews(rcOf(req))) }, VERSION) as Record<string, unknown>);
+      let text = publicText[version].get(dict);
+      if (text === undefined) publicText[version].set(dict, (text = JSON.stringify(rendered(apiDocument(dict, routes, { tables: tables(() => true), views: [] }, VERSION) as Record<string, unknown>))));
+      return reply.type('application/json; charset=utf-8').send(text);
+    },
+  );
 
   app.get<{ Params: { table: string } }>('/api/v1/models/:table/yaml', { schema: { summary: "The table's OpenAPI description in YAML", binary: ['application/yaml'] } }, async (req, reply) => {
     const table = tableFromPath(s, req.params.table);

@@ -42,7 +42,7 @@ describe('the documentation page in a browser', { skip: skipWithoutBrowser }, ()
     const page = await context.newPage();
     const documentRequests: (string | undefined)[] = [];
     page.on('request', (r) => {
-      if (r.url().endsWith('/api/v1/openapi.json')) documentRequests.push(r.headers().authorization);
+      if (new URL(r.url()).pathname === '/api/v1/openapi.json') documentRequests.push(r.headers().authorization);
     });
 
     await page.goto(`${server.url}/`);

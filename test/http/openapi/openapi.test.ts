@@ -325,6 +325,31 @@ describe('OpenAPI description of the API', () => {
     assert.equal(denied.status, models.status, 'the same access as the records');
   });
 
+  it('renders the same description as OpenAPI 3.0.3 on ?openapi=3.0, which the documentation page reads', async () => {
+    const keys = (d: Doc) => Object.entries(d.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`)).sort();
+    const has = (value: unknown, key: string): boolean =>
+      Array.isArray(value) ? value.some((v) => has(v, key)) : value !== null && typeof value === 'object' ? Object.entries(value).some(([k, v]) => k === key || has(v, key)) : false;
+    for (const token of [admin, undefined]) {
+      const full = token ? doc : (await server.request('GET', '/api/v1/openapi.json')).body;
+      const r = await server.request('GET', '/api/v1/openapi.json?openapi=3.0', { token });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.openapi, '3.0.3');
+      const v = new Validator();
+      const res = await v.validate(structuredClone(r.body) as never);
+      assert.equal(v.version, '3.0');
+      assert.ok(res.valid, String(JSON.stringify(res.errors)).slice(0, 2000));
+      assert.deepEqual(keys(r.body), keys(full), 'the same operations');
+      assert.deepEqual(Object.keys(r.body.components.schemas).sort(), Object.keys(full.components.schemas).sort(), 'the same schemas');
+      assert.ok(has(full, 'const') && !has(r.body, 'const'), 'const as a one-value enum');
+      assert.ok(!has(r.body, 'contentEncoding') && !has(r.body, 'patternProperties'));
+    }
+    const explicit = await server.request('GET', '/api/v1/openapi.json?openapi=3.1', { token: admin });
+    assert.equal(explicit.body.openapi, '3.1.0');
+    const bad = await server.request('GET', '/api/v1/openapi.json?openapi=2.0');
+    assert.equal(bad.status, 400);
+    assert.deepEqual(Object.keys(bad.body).sort(), ['detail', 'status', 'title']);
+  });
+
   it('serves the interactive documentation page, under both paths and from /', async () => {
     const page = await server.request('GET', '/api/v1/docs');
     assert.equal(page.status, 200);
