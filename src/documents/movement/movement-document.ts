@@ -95,7 +95,7 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
     ctes: `l AS (
        SELECT ml.m_movementline_id, ml.line, ml.m_product_id, ml.movementqty AS qty, wf.ad_org_id AS org_from, wt.ad_org_id AS org_to,
               COALESCE(-${sideDetailSql('ml.m_movementline_id', 'Y', '$3::bigint')},
-                       round(${currentCostSql('ml.m_product_id', 'h.ad_client_id', '$3::bigint', 'h.movementdate')} * ml.movementqty, 2)) AS amt
+                       round(${currentCostSql('ml.m_product_id', 'h.ad_client_id', '$3::bigint', 'h.movementdate', 'wf.ad_org_id', 'ml.m_attributesetinstance_id')} * ml.movementqty, 2)) AS amt
          FROM m_movementline ml
          JOIN m_movement h ON h.m_movement_id = ml.m_movement_id
          JOIN m_product p ON p.m_product_id = ml.m_product_id AND p.producttype = 'I'
