@@ -16,6 +16,9 @@ const HQ_LOCATOR = 101;
 const STORE_LOCATOR = 102;
 const MOVEMENT_TABLE = 323;
 const SCHEMA = 101;
+const AP_INVOICE = 123;
+const FREIGHT = 200000;
+const COST_ADJUSTMENT_DOCTYPE = 1131000;
 /** A role of the demo client with access to HQ only, and its user (ids of this file). */
 const HQ_ROLE = 1_135_000;
 const HQ_USER = 1_135_001;
@@ -78,6 +81,41 @@ describe('costing levels: organization and batch/lot', () => {
     assert.deepEqual(await costs(product), [[11, 0, 10, 8], [12, 0, average(storePrice, 12, -40, -4), 8]], 'the reversal takes the value back where it came from');
     assert.equal(await orgBalance(product, ASSET, 11), 80);
     assert.equal(await orgBalance(product, ASSET, 12), 160);
+    assert.deepEqual(await violations(), []);
+  });
+
+  it('level O: an invoice match, a landed cost, a count and a cost adjustment change the cost of the organization of their stock only', async () => {
+    const product = await c.product('A', 10, 'O');
+    const hqReceipt = await c.receive(product, 10, 10, HQ);
+    const storeReceipt = await c.receive(product, 10, 20, STORE);
+
+    const orderLine = Number(idOf(storeReceipt.M_InOutLine[0].C_OrderLine_ID));
+    const invoice = await c.ok('POST', '/api/v1/models/c_invoice', {
+      C_Order_ID: Number(idOf(storeReceipt.C_Order_ID)), C_DocTypeTarget_ID: AP_INVOICE, C_InvoiceLine: [{ C_OrderLine_ID: orderLine, PriceEntered: 22 }], 'doc-action': 'CO',
+    });
+    assert.equal(idOf(invoice.DocStatus), 'CO');
+    assert.deepEqual(await costs(product), [[11, 0, 10, 10], [12, 0, 22, 10]], 'the store receipt invoiced at 22 averages into the store cost');
+
+    const freight = await c.ok('POST', '/api/v1/models/c_invoice', {
+      AD_Org_ID: 11, C_BPartner_ID: 114, C_DocTypeTarget_ID: AP_INVOICE, C_InvoiceLine: [{ C_Charge_ID: FREIGHT, QtyEntered: 1, PriceEntered: 30, PriceActual: 30 }],
+    });
+    const [freightLine] = await c.records('c_invoiceline', `C_Invoice_ID eq ${freight.id}`);
+    await c.ok('POST', '/api/v1/models/c_landedcost', { AD_Org_ID: 11, C_InvoiceLine_ID: freightLine!.id, M_InOut_ID: hqReceipt.id, LandedCostDistribution: 'Q' });
+    assert.equal(idOf((await c.ok('PUT', `/api/v1/models/c_invoice/${freight.id}`, { 'doc-action': 'CO' })).DocStatus), 'CO');
+    assert.deepEqual(await costs(product), [[11, 0, 13, 10], [12, 0, 22, 10]], 'freight of 30 on the HQ receipt goes into the HQ cost');
+
+    const count = await c.ok('POST', '/api/v1/models/m_inventory', { ...STORE, M_InventoryLine: [{ M_Product_ID: product, M_Locator_ID: STORE_LOCATOR, QtyCount: 8 }], 'doc-action': 'CO' });
+    assert.equal(idOf(count.DocStatus), 'CO');
+    assert.equal(Number(count.M_InventoryLine[0].CurrentCostPrice), 22, 'the count takes 2 out at the store cost');
+    assert.deepEqual(await costs(product), [[11, 0, 13, 10], [12, 0, 22, 8]]);
+
+    const adjustment = await c.ok('POST', '/api/v1/models/m_inventory', {
+      ...STORE, C_DocType_ID: COST_ADJUSTMENT_DOCTYPE, M_InventoryLine: [{ M_Product_ID: product, NewCostPrice: 25 }],
+    });
+    assert.equal(Number(adjustment.M_InventoryLine[0].CurrentCostPrice), 22, 'the adjustment line meets the store cost');
+    assert.equal(idOf((await c.ok('PUT', `/api/v1/models/m_inventory/${adjustment.id}`, { 'doc-action': 'CO' })).DocStatus), 'CO');
+    assert.deepEqual(await costs(product), [[11, 0, 13, 10], [12, 0, 25, 8]], 'the adjustment sets the store cost only');
+    assert.equal(await orgBalance(product, ASSET, 11) + await orgBalance(product, ASSET, 12), 330, '10 at 13 and 8 at 25');
     assert.deepEqual(await violations(), []);
   });
 
