@@ -61,10 +61,12 @@ async function costMove(d: DocumentContext, movementId: number, date: unknown): 
   const schema = await accountSchema(d);
   const now = nowTimestamp();
   for (const [i, lines] of MOVE_SIDES.entries()) {
-    await costLines(d.wc.tx, {
+    const costed = await costLines(d.wc.tx, {
       column: 'm_movementline_id', lines, documentId: movementId, schemaId: schema.schemaId,
       date, userId: d.wc.auth.userId, now, name: `doc_movement_costs_${i}`,
     });
+    // A move with no line to cost (every move at levels C and B) ends after one statement.
+    if (!costed.length) return;
   }
 }
 
