@@ -3,7 +3,7 @@ import { adjustedCostsSql, COST_ADJUSTMENT_DESCRIPTION } from './adjusted-costs.
 import type { Revaluation } from './revaluation-facts.js';
 
 /** The lines of a cost adjustment $1: a reversal's line takes back the change of the line it reverses. */
-const LINES_SQL = `SELECT il.m_inventoryline_id AS line_id, il.line, il.m_product_id, il.ad_org_id, il.newcostprice AS newprice, il.currentcostprice AS expected,
+const LINES_SQL = `SELECT il.m_inventoryline_id AS line_id, il.line, il.m_product_id, il.ad_org_id, il.m_attributesetinstance_id AS asi, il.newcostprice AS newprice, il.currentcostprice AS expected,
     CASE WHEN il.reversalline_id IS NOT NULL THEN il.newcostprice - il.currentcostprice END AS undo
   FROM m_inventoryline il WHERE il.m_inventory_id = $1 AND il.isactive = 'Y'`;
 
@@ -25,7 +25,7 @@ export async function adjustedLines(q: Queryable, documentId: number, schemaId: 
   const { rows } = await q.query<AdjustedLine>(
     `WITH ${adjustedCostsSql(LINES_SQL)}
      SELECT k.line, k.m_product_id, k.method, k.m_cost_id, k.price::text AS price, k.expected::text AS expected, k.target::text AS target,
-            k.undo IS NOT NULL AS reverses, (count(*) OVER (PARTITION BY k.m_product_id))::int AS uses
+            k.undo IS NOT NULL AS reverses, (count(*) OVER (PARTITION BY k.m_product_id, k.cost_org, k.cost_asi))::int AS uses
        FROM k ORDER BY k.line, k.line_id`,
     [documentId, schemaId],
     { name: 'doc_cost_adjust_check' },
@@ -52,7 +52,7 @@ export async function adjustCosts(q: Queryable, documentId: number, schemaId: nu
               c_acctschema_id, m_product_id, m_attributesetinstance_id, m_costelement_id, m_inventoryline_id, amt, qty, price, currentcostprice,
               currentqty, cumulatedamt, cumulatedqty, deltaamt, deltaqty, dateacct, issotrx, isbackdate, processed, description)
        SELECT nextval('m_costdetail_sq'), gen_random_uuid()::text, s.ad_client_id, k.ad_org_id, 'Y', $4::timestamp, $5, $4::timestamp, $5,
-              s.c_acctschema_id, k.m_product_id, 0, k.element, k.line_id, k.amt, 0, k.target, k.price, k.qty, k.cumulatedamt, k.cumulatedqty, 0, 0,
+              s.c_acctschema_id, k.m_product_id, k.cost_asi, k.element, k.line_id, k.amt, 0, k.target, k.price, k.qty, k.cumulatedamt, k.cumulatedqty, 0, 0,
               $3::timestamp, 'N', 'N', 'Y', $6::text
          FROM k CROSS JOIN s ORDER BY k.line_id
        RETURNING m_costdetail_id, m_inventoryline_id
@@ -61,7 +61,7 @@ export async function adjustCosts(q: Queryable, documentId: number, schemaId: nu
               m_costdetail_id, m_costelement_id, m_costtype_id, m_attributesetinstance_id, m_product_id, dateacct, isbackdate,
               oldqty, newqty, oldcostprice, newcostprice, oldcqty, newcqty, oldcamt, newcamt)
        SELECT nextval('m_costhistory_sq'), gen_random_uuid()::text, s.ad_client_id, k.cost_org_id, 'Y', $4::timestamp, $5, $4::timestamp, $5,
-              det.m_costdetail_id, k.element, s.m_costtype_id, 0, k.m_product_id, $3::timestamp, 'N',
+              det.m_costdetail_id, k.element, s.m_costtype_id, k.cost_asi, k.m_product_id, $3::timestamp, 'N',
               k.qty, k.qty, k.price, k.target, k.cumulatedqty, k.cumulatedqty, k.cumulatedamt, k.cumulatedamt + k.amt
          FROM det JOIN k ON k.line_id = det.m_inventoryline_id CROSS JOIN s ORDER BY det.m_costdetail_id
      ), lines AS (

@@ -13,7 +13,7 @@ const price = (v: string | null): string => (v ?? '0').replace(/(\.\d*?)0+$/, '$
 
 /**
  * Refuses an adjustment (or its reversal, `documentId`) that cannot be made: a product on two
- * lines, a product without a cost row or costed by a method an adjustment does not set, a line
+ * lines of the same cost key, a product without a cost row or costed by a method an adjustment does not set, a line
  * made at another cost than the product's cost now (the original's "Current Cost for Line n have
  * changed"), a price that is not greater than 0.
  */

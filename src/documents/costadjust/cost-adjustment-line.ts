@@ -30,7 +30,7 @@ export async function costAdjustmentLineBeforeSave(e: ModelEvent, header: Row): 
     const clientId = Number(row.ad_client_id ?? e.auth.clientId);
     const schema = await readAccountSchema(e.tx, clientId);
     if (!schema) throw invalid('The client has no accounting schema to take the cost from');
-    const cost = await productCost(e.tx, productId, schema.schemaId);
+    const cost = await productCost(e.tx, productId, schema.schemaId, Number(row.ad_org_id ?? header.ad_org_id ?? 0), idOf(row.m_attributesetinstance_id) ?? 0);
     const method = cost.method ?? '';
     if (!ADJUSTABLE_METHODS.includes(method)) {
       throw invalid(`Product ${productId} is costed by ${methodName(method)}: a cost adjustment sets standard or average costs (column M_Product_ID)`);

@@ -18,7 +18,7 @@ import { ESTIMATED_LANDED_COST_SQL } from '../landedcost/order-landed-cost-estim
  * receipt line (V+, not a reversal) also brings the landed costs estimated on its order line for
  * the quantity received: each allocation's Amt × received / its Qty, as the original's receipt.
  */
-const COST_LINES_SQL = `SELECT il.m_inoutline_id AS line_id, il.m_product_id, il.ad_org_id,
+const COST_LINES_SQL = `SELECT il.m_inoutline_id AS line_id, il.m_product_id, il.ad_org_id, il.m_attributesetinstance_id AS asi,
     CASE WHEN h.movementtype LIKE '%-' THEN -il.movementqty ELSE il.movementqty END AS qty,
     CASE WHEN h.issotrx = 'N' THEN ol.priceactual END AS price, ${reversedValueSql('m_inoutline_id', 'il')} AS amt,
     CASE WHEN h.movementtype = 'V+' AND il.reversalline_id IS NULL THEN ${ESTIMATED_LANDED_COST_SQL('il.c_orderline_id', 'il.movementqty')} END AS landed, h.issotrx

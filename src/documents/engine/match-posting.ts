@@ -9,6 +9,9 @@ import { checkPeriod } from './period.js';
 interface MatchInvFacts {
   m_matchinv_id: number;
   ad_org_id: number;
+  /** The receipt line's organization and the match's attribute set instance: the cost key at levels O and B. */
+  stock_org_id: number;
+  asi_id: number;
   m_product_id: number;
   c_bpartner_id: number | null;
   qty: string;
@@ -33,7 +36,8 @@ interface MatchInvFacts {
  * (the product line's account: Inventory Clearing, or Not-invoiced Receipts for invoices posted
  * before matching posted), in the schema's currency.
  */
-const FACTS_SQL = `SELECT mi.m_matchinv_id, mi.ad_org_id, mi.m_product_id, i.c_bpartner_id, mi.qty::text AS qty, mi.dateacct, mi.datetrx,
+const FACTS_SQL = `SELECT mi.m_matchinv_id, mi.ad_org_id, sl.ad_org_id AS stock_org_id,
+    COALESCE(NULLIF(mi.m_attributesetinstance_id, 0), sl.m_attributesetinstance_id, 0) AS asi_id, mi.m_product_id, i.c_bpartner_id, mi.qty::text AS qty, mi.dateacct, mi.datetrx,
     COALESCE(p.producttype, 'I') AS producttype, sl.movementqty::text AS movementqty, s.movementtype, il.qtyinvoiced::text AS qtyinvoiced,
     COALESCE(dt.docbasetype, 'API') AS docbasetype,
     (SELECT COALESCE(sum(f.amtacctdr - f.amtacctcr), 0) FROM fact_acct f
@@ -119,7 +123,8 @@ async function postMatchRows(d: DocumentContext, ids: readonly number[], periodO
     const { facts, variance } = matchFacts(r, nirAccount);
     const matchInvId = Number(r.m_matchinv_id);
     if (facts.length) {
-      const cover = { matchInvId, productId: Number(r.m_product_id), orgId: Number(r.ad_org_id), qty: r.qty, variance, dateAcct: r.dateacct };
+      const key = { productId: Number(r.m_product_id), orgId: Number(r.ad_org_id), stockOrgId: Number(r.stock_org_id), asiId: Number(r.asi_id) };
+      const cover = { matchInvId, ...key, qty: r.qty, variance, dateAcct: r.dateacct };
       const covered = r.averaged && !isZero(variance) ? await averageInVariance(d.wc.tx, schema.schemaId, cover, d.wc.auth.userId, nowTimestamp()) : ZERO;
       facts.push(...varianceFacts(Number(r.m_product_id), variance, covered));
     }

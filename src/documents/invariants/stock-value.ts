@@ -4,9 +4,10 @@ import { costingMethodSql, materialElementSql } from '../costing/costing-method.
 import { text, type Violation } from './violation.js';
 
 /**
- * Per product costed at the client level (its M_Cost row of the schema's cost type, under the
- * element of its costing method): the stock value (CurrentQty × CurrentCostPrice; under FIFO and
- * LIFO the sum of its layers, M_CostQueue CurrentQty × CurrentCostPrice) against the
+ * Per costed product (its M_Cost rows of the schema's cost type under the element of its costing
+ * method, one per cost key: one at the client level, one per organization at level O, one per
+ * instance at level B): the stock value (Σ CurrentQty × CurrentCostPrice over its keys; under FIFO
+ * and LIFO the sum of each key's layers, M_CostQueue CurrentQty × CurrentCostPrice) against the
  * product asset account (its facts, plus the opening counts' cost details, which post none), and
  * the costed quantity against what the storage holds. Each cost detail may round its value by
  * half a cent, so the values may differ by a cent per cost detail of the product.
@@ -17,16 +18,19 @@ const STOCK_VALUE_SQL = `WITH a AS (
       JOIN c_validcombination vc ON vc.c_validcombination_id = d.p_asset_acct
       JOIN c_currency cur ON cur.c_currency_id = a.c_currency_id
      WHERE a.ad_client_id = $1
-  ), c AS (
+  ), k AS (
     SELECT c.m_product_id, a.c_acctschema_id, a.account_id, c.currentqty,
            CASE WHEN c.costingmethod IN ('F', 'L') THEN
              (SELECT round(COALESCE(sum(q.currentqty * q.currentcostprice), 0), a.prec) FROM m_costqueue q
-               WHERE q.ad_client_id = $1 AND q.c_acctschema_id = c.c_acctschema_id AND q.m_costtype_id = c.m_costtype_id AND q.ad_org_id = 0
-                 AND q.m_attributesetinstance_id = 0 AND q.m_product_id = c.m_product_id AND q.m_costelement_id = c.m_costelement_id)
+               WHERE q.ad_client_id = $1 AND q.c_acctschema_id = c.c_acctschema_id AND q.m_costtype_id = c.m_costtype_id AND q.ad_org_id = c.ad_org_id
+                 AND q.m_attributesetinstance_id = c.m_attributesetinstance_id AND q.m_product_id = c.m_product_id AND q.m_costelement_id = c.m_costelement_id)
            ELSE round(c.currentqty * c.currentcostprice, a.prec) END AS value
       FROM m_cost c JOIN a ON a.c_acctschema_id = c.c_acctschema_id AND a.m_costtype_id = c.m_costtype_id
-     WHERE c.ad_client_id = $1 AND c.ad_org_id = 0 AND c.m_attributesetinstance_id = 0
+     WHERE c.ad_client_id = $1
        AND c.m_costelement_id = ${materialElementSql('a.ad_client_id', costingMethodSql('c.m_product_id', 'a.c_acctschema_id'))}
+  ), c AS (
+    SELECT m_product_id, c_acctschema_id, account_id, sum(currentqty) AS currentqty, sum(value) AS value
+      FROM k GROUP BY m_product_id, c_acctschema_id, account_id
   )
   SELECT c.m_product_id AS product, c.value::text AS value, c.currentqty::text AS costed_qty,
          (COALESCE(f.amt, 0) + COALESCE(o.amt, 0))::text AS booked, COALESCE(s.qty, 0)::text AS on_hand, COALESCE(n.details, 0) AS details,

@@ -13,7 +13,7 @@ import { costLines, reversedValueSql } from '../costing/cost-lines.js';
 export const INVENTORY_DIFFERENCE_SQL = `CASE WHEN dt.docsubtypeinv = 'IU' THEN -COALESCE(il.qtyinternaluse, 0) ELSE il.qtycount - il.qtybook END`;
 
 /** The stocked lines of a count ($1) with a difference, to cost: all move at the product's cost, a reversal's at its original's value. */
-const COST_LINES_SQL = `SELECT il.m_inventoryline_id AS line_id, il.m_product_id, il.ad_org_id, x.qty, NULL::numeric AS price,
+const COST_LINES_SQL = `SELECT il.m_inventoryline_id AS line_id, il.m_product_id, il.ad_org_id, il.m_attributesetinstance_id AS asi, x.qty, NULL::numeric AS price,
     ${reversedValueSql('m_inventoryline_id', 'il')} AS amt, NULL::numeric AS landed, 'N'::text AS issotrx
   FROM m_inventoryline il
   JOIN m_inventory h ON h.m_inventory_id = il.m_inventory_id

@@ -13,6 +13,9 @@ export const LANDED_COST_DESCRIPTION = 'Landed Cost';
 interface AllocationRow {
   line: number;
   m_product_id: number;
+  /** The receipt line's organization and the allocation's attribute set instance: the cost key at levels O and B. */
+  stock_org_id: number;
+  asi_id: number;
   qty: string;
   amt: string;
   averaged: boolean;
@@ -20,7 +23,8 @@ interface AllocationRow {
   estimated: string;
 }
 
-const ALLOCATIONS_SQL = `SELECT a.c_invoiceline_id AS line, a.m_product_id, a.qty::text AS qty, a.amt::text AS amt, ${averagedSql('a.m_product_id', '$2::bigint')} AS averaged,
+const ALLOCATIONS_SQL = `SELECT a.c_invoiceline_id AS line, a.m_product_id, COALESCE(sl.ad_org_id, a.ad_org_id) AS stock_org_id,
+    COALESCE(NULLIF(a.m_attributesetinstance_id, 0), sl.m_attributesetinstance_id, 0) AS asi_id, a.qty::text AS qty, a.amt::text AS amt, ${averagedSql('a.m_product_id', '$2::bigint')} AS averaged,
     CASE WHEN COALESCE(${costingMethodSql('a.m_product_id', '$2::bigint')}, 'S') = 'S' THEN 0
          ELSE COALESCE(round(${ESTIMATED_LANDED_COST_SQL('sl.c_orderline_id', 'a.qty')},
            (SELECT cur.stdprecision FROM c_acctschema s JOIN c_currency cur ON cur.c_currency_id = s.c_currency_id WHERE s.c_acctschema_id = $2)::int), 0) END::text AS estimated
@@ -54,7 +58,8 @@ export async function landedCostFacts(d: DocumentContext, schema: AccountSchema,
     const amount = sub(r.amt, r.estimated);
     if (r.averaged) {
       const source = { column: 'c_invoiceline_id' as const, recordId: lineId, description: LANDED_COST_DESCRIPTION };
-      const covered = await averageIn(d.wc.tx, schema.schemaId, { ...source, productId, orgId: Number(d.row.ad_org_id), qty: r.qty, amount, dateAcct }, d.wc.auth.userId, now);
+      const key = { productId, orgId: Number(d.row.ad_org_id), stockOrgId: Number(r.stock_org_id), asiId: Number(r.asi_id) };
+      const covered = await averageIn(d.wc.tx, schema.schemaId, { ...source, ...key, qty: r.qty, amount, dateAcct }, d.wc.auth.userId, now);
       if (!isZero(covered)) facts.push(fact('p_asset_acct', covered));
       const rest = sub(amount, covered);
       if (!isZero(rest)) facts.push(fact('p_averagecostvariance_acct', rest));

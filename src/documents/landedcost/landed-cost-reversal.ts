@@ -33,13 +33,15 @@ const COPY_SQL = [
  * and the reversal line it goes back under.
  */
 const DETAILS_SQL = `WITH ${PAIRS},
-  a AS (SELECT a.c_invoiceline_id, a.m_product_id, a.qty,
+  a AS (SELECT a.c_invoiceline_id, a.m_product_id, a.qty, COALESCE(sl.ad_org_id, a.ad_org_id) AS stock_org_id,
+               COALESCE(NULLIF(a.m_attributesetinstance_id, 0), sl.m_attributesetinstance_id, 0) AS asi_id,
                row_number() OVER (PARTITION BY a.c_invoiceline_id, a.m_product_id ORDER BY a.c_landedcostallocation_id) AS n
-          FROM c_landedcostallocation a WHERE a.c_invoiceline_id IN (SELECT orig FROM pair)),
+          FROM c_landedcostallocation a LEFT JOIN m_inoutline sl ON sl.m_inoutline_id = a.m_inoutline_id
+         WHERE a.c_invoiceline_id IN (SELECT orig FROM pair)),
   c AS (SELECT cd.c_invoiceline_id, cd.m_product_id, cd.amt, cd.m_costdetail_id,
                row_number() OVER (PARTITION BY cd.c_invoiceline_id, cd.m_product_id ORDER BY cd.m_costdetail_id) AS n
           FROM m_costdetail cd WHERE cd.c_invoiceline_id IN (SELECT orig FROM pair) AND cd.c_acctschema_id = $3 AND cd.description = $4)
-  SELECT pair.rev, c.m_product_id, c.amt::text AS amt, a.qty::text AS qty
+  SELECT pair.rev, c.m_product_id, c.amt::text AS amt, a.qty::text AS qty, a.stock_org_id, a.asi_id
     FROM c JOIN a ON a.c_invoiceline_id = c.c_invoiceline_id AND a.m_product_id = c.m_product_id AND a.n = c.n
     JOIN pair ON pair.orig = c.c_invoiceline_id
    ORDER BY c.m_costdetail_id`;
@@ -60,12 +62,13 @@ export async function reverseLandedCosts(d: DocumentContext, reversalId: number,
   if (!rowCount) return;
   await d.wc.tx.query(COPY_SQL[0]!, [...pairs, now, userId]);
   const schema = await accountSchema(d);
-  const { rows } = await d.wc.tx.query<{ rev: number; m_product_id: number; amt: string; qty: string }>(DETAILS_SQL, [...pairs, schema.schemaId, LANDED_COST_DESCRIPTION]);
+  const { rows } = await d.wc.tx.query<{ rev: number; m_product_id: number; amt: string; qty: string; stock_org_id: number; asi_id: number }>(DETAILS_SQL, [...pairs, schema.schemaId, LANDED_COST_DESCRIPTION]);
   const facts: Fact[] = [];
   for (const r of rows) {
     const productId = Number(r.m_product_id);
     const source = { column: 'c_invoiceline_id' as const, recordId: Number(r.rev), description: LANDED_COST_DESCRIPTION };
-    const taken = await averageIn(d.wc.tx, schema.schemaId, { ...source, productId, orgId: Number(d.row.ad_org_id), qty: r.qty, amount: sub(0, r.amt), dateAcct }, userId, now);
+    const key = { productId, orgId: Number(d.row.ad_org_id), stockOrgId: Number(r.stock_org_id), asiId: Number(r.asi_id) };
+    const taken = await averageIn(d.wc.tx, schema.schemaId, { ...source, ...key, qty: r.qty, amount: sub(0, r.amt), dateAcct }, userId, now);
     const kept = add(r.amt, taken);
     if (isZero(kept)) continue;
     facts.push({ account: 'p_asset_acct', lineId: Number(r.rev), productId, dr: kept }, { account: 'p_averagecostvariance_acct', lineId: Number(r.rev), productId, cr: kept });

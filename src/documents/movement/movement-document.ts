@@ -1,5 +1,6 @@
 import { accountSchema } from '../accounting/facts.js';
-import { currentCostSql } from '../costing/costing-method.js';
+import { costingLevelSql, currentCostSql } from '../costing/costing-method.js';
+import { costLines } from '../costing/cost-lines.js';
 import { postFactRows } from '../accounting/fact-rows.js';
 import { current, definiteNumberAndDate, docId, docTypeOf, noReactivation, requireLines, requireOpenPeriod } from '../engine/common.js';
 import { refuse, type DocumentContext, type DocumentType } from '../engine/document-type.js';
@@ -23,19 +24,66 @@ const DELTAS_SQL = `SELECT ml.m_movementline_id AS line_id, ml.m_product_id, s.m
        AS s(m_locator_id, asi, qty, movementtype)
  WHERE ml.m_movement_id = $1 AND ml.isactive = 'Y' AND ml.movementqty <> 0`;
 
+/** The value of the cost detail of one side of a move line (`line` an SQL expression of its id) in the schema `schema`: IsSOTrx Y the side it left, N the side it came to. */
+const sideDetailSql = (line: string, sotrx: 'Y' | 'N', schema = '$2'): string =>
+  `(SELECT cd.amt FROM m_costdetail cd WHERE cd.m_movementline_id = ${line} AND cd.c_acctschema_id = ${schema} AND cd.issotrx = '${sotrx}'
+     ORDER BY cd.m_costdetail_id LIMIT 1)`;
+
+/**
+ * The lines of a move ($1) that change organization, of products costed at level O in the schema
+ * ($2), for one side: from (out of the organization moved from, at its cost; a reversal's at the
+ * negated value of its original's from side) or to (into the organization moved to, bringing the
+ * value that left the other: the from side's cost detail; a reversal's its original's to side negated).
+ */
+const moveSideSql = (side: 'from' | 'to'): string => `SELECT ml.m_movementline_id AS line_id, ml.m_product_id,
+    ${side === 'from' ? 'wf' : 'wt'}.ad_org_id, ml.m_attributesetinstance_id AS asi, ${side === 'from' ? '-' : ''}ml.movementqty AS qty, NULL::numeric AS price,
+    ${side === 'from'
+      ? `CASE WHEN ml.reversalline_id IS NOT NULL THEN -${sideDetailSql('ml.reversalline_id', 'Y')} END`
+      : `CASE WHEN ml.reversalline_id IS NOT NULL THEN -${sideDetailSql('ml.reversalline_id', 'N')} ELSE -${sideDetailSql('ml.m_movementline_id', 'Y')} END`} AS amt,
+    NULL::numeric AS landed, '${side === 'from' ? 'Y' : 'N'}'::text AS issotrx
+  FROM m_movementline ml
+  JOIN m_product p ON p.m_product_id = ml.m_product_id AND p.producttype = 'I' AND p.isstocked = 'Y'
+  JOIN m_locator lf ON lf.m_locator_id = ml.m_locator_id JOIN m_warehouse wf ON wf.m_warehouse_id = lf.m_warehouse_id
+  JOIN m_locator lt ON lt.m_locator_id = ml.m_locatorto_id JOIN m_warehouse wt ON wt.m_warehouse_id = lt.m_warehouse_id
+ WHERE ml.m_movement_id = $1 AND ml.isactive = 'Y' AND ml.movementqty <> 0 AND wf.ad_org_id <> wt.ad_org_id
+   AND ${costingLevelSql('ml.m_product_id', '$2::bigint')} = 'O'`;
+
+const MOVE_SIDES = [moveSideSql('from'), moveSideSql('to')] as const;
+
+/**
+ * Costs a move as the original's Doc_Movement: only lines between two organizations of products
+ * costed at level O, each with two cost details, the from side (the organization moved from, at
+ * its cost: its average, or the layers it takes under FIFO and LIFO) and then the to side (the
+ * organization moved to, whose cost averages in the value that left, or gets a layer of it). At
+ * levels C and B the cost key does not change with the organization, so a move costs nothing.
+ */
+async function costMove(d: DocumentContext, movementId: number, date: unknown): Promise<void> {
+  const schema = await accountSchema(d);
+  const now = nowTimestamp();
+  for (const [i, lines] of MOVE_SIDES.entries()) {
+    const costed = await costLines(d.wc.tx, {
+      column: 'm_movementline_id', lines, documentId: movementId, schemaId: schema.schemaId,
+      date, userId: d.wc.auth.userId, now, name: `doc_movement_costs_${i}`,
+    });
+    // A move with no line to cost (every move at levels C and B) ends after one statement.
+    if (!costed.length) return;
+  }
+}
+
 async function moveStock(d: DocumentContext, movementId: number, date: unknown): Promise<void> {
   await refuseNegativeStock(d.wc.tx, DELTAS_SQL, movementId, 'movement');
   await applyStockDeltas(d.wc.tx, DELTAS_SQL, 'm_movementline_id', movementId, date, d.wc.auth.userId);
+  await costMove(d, movementId, date);
 }
 
 /**
  * As the original's Doc_Movement, in one statement however many lines the move has: per line,
  * product asset credited at the organization moved from and debited at the one moved to, the
- * line's quantity at the product's cost. Product asset is one account per schema here (the
- * default accounts), so only lines between warehouses of two organizations change a balance; a
- * move inside an organization posts nothing. Costs are kept at the client level, so a move changes
- * neither the cost nor its quantity and writes no cost detail (the original writes them only at
- * costing level organization).
+ * line's quantity at the product's cost, or for a product costed at level O the value of its
+ * from side's cost detail (costMove). Product asset is one account per schema here (the default
+ * accounts), so only lines between warehouses of two organizations change a balance; a move
+ * inside an organization posts nothing. At costing levels C and B a move changes neither the cost
+ * nor its quantity and writes no cost detail, as the original.
  */
 async function post(d: DocumentContext, periodId: number): Promise<void> {
   const schema = await accountSchema(d);
@@ -48,7 +96,8 @@ async function post(d: DocumentContext, periodId: number): Promise<void> {
     glCategoryId: dt?.gl_category_id ?? null,
     ctes: `l AS (
        SELECT ml.m_movementline_id, ml.line, ml.m_product_id, ml.movementqty AS qty, wf.ad_org_id AS org_from, wt.ad_org_id AS org_to,
-              round(${currentCostSql('ml.m_product_id', 'h.ad_client_id', '$3::bigint', 'h.movementdate')} * ml.movementqty, 2) AS amt
+              COALESCE(-${sideDetailSql('ml.m_movementline_id', 'Y', '$3::bigint')},
+                       round(${currentCostSql('ml.m_product_id', 'h.ad_client_id', '$3::bigint', 'h.movementdate', 'wf.ad_org_id', 'ml.m_attributesetinstance_id')} * ml.movementqty, 2)) AS amt
          FROM m_movementline ml
          JOIN m_movement h ON h.m_movement_id = ml.m_movement_id
          JOIN m_product p ON p.m_product_id = ml.m_product_id AND p.producttype = 'I'

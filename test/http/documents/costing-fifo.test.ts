@@ -3,13 +3,12 @@ import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { booksViolations } from '../../../src/documents/invariants/books-invariants.js';
 import { idOf } from './document-helpers.js';
-import { ASSET, COGS, costingCalls } from './costing-helpers.js';
+import { ASSET, cents, COGS, costingCalls } from './costing-helpers.js';
 import { otherClientAdmin } from './other-client.js';
 
 const FIFO_ELEMENT = 102;
 const LIFO_ELEMENT = 1129000;
 const IPV = 58100;
-const cents = (n: number) => Math.round(n * 100) / 100;
 
 describe('costing: FIFO and LIFO cost layers', () => {
   const fx = serverWithDemoRoles();

@@ -3,14 +3,11 @@ import assert from 'node:assert/strict';
 import { serverWithDemoRoles } from '../../helpers/demo-roles.js';
 import { booksViolations } from '../../../src/documents/invariants/books-invariants.js';
 import { idOf } from './document-helpers.js';
-import { ASSET, COGS, costingCalls } from './costing-helpers.js';
+import { ASSET, average, cents, COGS, costingCalls } from './costing-helpers.js';
 
 const AVERAGE_PO_ELEMENT = 103;
 const STANDARD_ELEMENT = 100;
 
-/** The weighted average the original computes (MCost.setWeightedAverage): at 8 decimals, half up. */
-const average = (price: number, qty: number, amt: number, addQty: number) => Math.round(((price * qty + amt) / (qty + addQty)) * 1e8) / 1e8;
-const cents = (n: number) => Math.round(n * 100) / 100;
 
 describe('costing: cost details, costs and the inventory account', () => {
   const fx = serverWithDemoRoles();
