@@ -186,18 +186,20 @@ async function writeHeader(d: DocumentContext, changes: Row, processed: boolean 
   const sql = new SqlBuilder();
   const tables = processed === null ? [] : detailTables(d);
   const details = tables.length ? detailUpdates(tables, sql.param(processed ? 'Y' : 'N'), sql.param(d.row[t.keyColumn!.dbName])) : [];
-  const sets = Object.entries(values)
-    .filter(([c]) => t.byName.has(c))
-    .map(([c, v]) => `${ident(c)} = ${sql.param(v)}`);
+  const written = Object.entries(values).filter(([c]) => t.byName.has(c));
+  const sets = written.map(([c, v]) => `${ident(c)} = ${sql.param(v)}`);
   const key = t.keyColumn!;
-  const update = `UPDATE ${ident(t.dbName)} SET ${sets.join(', ')} WHERE ${ident(key.dbName)} = ${sql.param(d.row[key.dbName])} RETURNING *`;
+  // Only the columns written come back when nothing else writes the header during the action (see headerThroughChanges).
+  const narrow = types.get(t.dbName)?.headerThroughChanges === true;
+  const returning = narrow ? written.map(([c]) => ident(c)).join(', ') : '*';
+  const update = `UPDATE ${ident(t.dbName)} SET ${sets.join(', ')} WHERE ${ident(key.dbName)} = ${sql.param(d.row[key.dbName])} RETURNING ${returning}`;
   const text = details.length ? `WITH ${details.map((u, n) => `d${n} AS (${u.sql})`).join(', ')} ${update}` : update;
   const name = headerWrites.of(text);
   const { rows } = await d.wc.tx.query<Row>(text, sql.values, name ? { name } : undefined);
   if (!rows[0]) throw new ApiError(404, 'Record not found', `No record found matching id: ${String(d.row[key.dbName])}`);
   d.wc.memo.forget(t.dbName);
   for (const detail of details) d.wc.memo.forget(detail.table);
-  return rows[0];
+  return narrow ? { ...d.row, ...rows[0] } : rows[0];
 }
 
 /** The detail tables (lines, tax rows) that have Processed: they are processed with their header. */

@@ -47,9 +47,31 @@ describe('statements of a one-line shipment completed at average cost', () => {
     const own = ownStatements(statements);
     process.stdout.write(`# shipment completion: ${own.length} statements\n`);
     assert.ok(own.length <= MAX_STATEMENTS, describeStatements(own));
+    // None is parsed and planned again on every completion (the locked read of the header too).
+    const unnamed = own.filter((s) => !s.name).map((s) => s.text.replace(/\s+/g, ' ').slice(0, 80));
+    assert.deepEqual(unnamed, [], 'every statement of the completion is prepared under a name');
+    // The header comes back once, with the locked read: its writes answer only the columns they set.
+    const wide = own.filter((s) => /UPDATE "m_inout"/.test(s.text) && /RETURNING \*/.test(s.text)).length;
+    assert.equal(wide, 0, 'no header write answers the whole row');
     const [line] = (await request('GET', `/api/v1/models/m_inoutline?$filter=${encodeURIComponent(`M_InOut_ID eq ${next}`)}`, undefined)).body.records;
     assert.equal(line.Processed, true, 'the line is processed with its header');
     const cost = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM m_costdetail WHERE m_inoutline_id = $1`, [line.id]);
     assert.equal(cost.rows[0]!.n, 1, 'the line is costed');
+  });
+
+  it('hands the document events the whole header as written, though its writes answer only the columns they set', async () => {
+    const db = fx.server().services.db;
+    const seen: Record<string, unknown>[] = [];
+    fx.server().services.events.on('after-complete', 'm_inout', (e) => {
+      seen.push({ ...e.row });
+    });
+    const id = await draft();
+    assert.equal((await complete(id)).status, 200);
+    assert.equal(seen.length, 1);
+    const { rows } = await db.query<Record<string, unknown>>('SELECT * FROM m_inout WHERE m_inout_id = $1', [id]);
+    // Every column as a plain read of the row gives it, in the same order.
+    assert.deepEqual(seen[0], rows[0]);
+    assert.deepEqual(Object.keys(seen[0]!), Object.keys(rows[0]!));
+    assert.equal(seen[0]!.docstatus, 'CO');
   });
 });
