@@ -1,5 +1,8 @@
 // Costing benchmark (npm run bench:costing; alone: node bench/costing.mjs [--lines 10000]
-// [--shipments 1000] [--seconds 10] [--tcp] [--profile]). Build first (npm run build).
+// [--shipments 1000] [--seconds 10] [--tcp] [--profile] [--statements] [--fetch]). Build first (npm run build).
+// --profile: a V8 CPU profile of each scenario's server, summarized over the timed completions only;
+// --statements: the recorded statements of a completion, each with its prepared name (or unnamed);
+// --fetch: the timed completions through fetch rather than node:http (see completeLean).
 // The demo costed at Average PO, on fresh PostgreSQL databases:
 // 1. a physical inventory of --lines lines completed (bench/physical-inventory.mjs --average, one run);
 // 2. --shipments shipments of one line each (a demo product, stock at its average cost) completed one
