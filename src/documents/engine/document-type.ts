@@ -47,6 +47,13 @@ export interface DocumentType {
    * column comes back once, with the locked read, instead of again with each write).
    */
   headerThroughChanges?: boolean;
+  /**
+   * Complete of a draft prepares it first; neither the complete step nor any handler reads the
+   * header's status or stamps from the database in between (they read the row held): then the
+   * header is written once, In Progress and Completed together, with the prepare's changes too.
+   * The after-prepare handlers get the header as the prepare's own write would have left it.
+   */
+  oneHeaderWrite?: boolean;
 }
 
 /** A refused or failed action: the status and action are named by the engine. */

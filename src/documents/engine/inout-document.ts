@@ -100,6 +100,7 @@ export const inoutDocument: DocumentType = {
   refusal: noReactivation,
   details: [{ table: 'm_inoutline', link: 'm_inout_id' }],
   headerThroughChanges: true,
+  oneHeaderWrite: true,
 
   async prepare(d) {
     await requireOpenPeriod(d);
