@@ -2,7 +2,7 @@
 // [--shipments 1000] [--seconds 10] [--tcp] [--profile] [--statements] [--fetch]). Build first (npm run build).
 // --profile: a V8 CPU profile of each scenario's server, summarized over the timed completions only;
 // --statements: the recorded statements of a completion, each with its prepared name (or unnamed);
-// --fetch: the timed completions through fetch rather than node:http (see completeLean).
+// --fetch: the timed completions through fetch rather than node:http (see bench/lib/lean-put.mjs).
 // The demo costed at Average PO, on fresh PostgreSQL databases:
 // 1. a physical inventory of --lines lines completed (bench/physical-inventory.mjs --average, one run);
 // 2. --shipments shipments of one line each (a demo product, stock at its average cost) completed one
@@ -18,8 +18,6 @@
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
-import http from 'node:http';
-import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { assertBenchDatabase, connect, defaultDatabaseUrl, withDatabase } from './lib/database.mjs';
@@ -30,6 +28,7 @@ import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { numberOption as option, recordCompletion, replayRatio } from './lib/completion-replay.mjs';
 import { call, completeDocument } from './lib/api-call.mjs';
 import { costDemoAtAverage } from './lib/average-costing.mjs';
+import { completeShipment, keptAliveAgent } from './lib/lean-put.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lineCount = option('lines', 10_000);
@@ -71,39 +70,9 @@ const drafts = async (at, token, n, qty) => {
   return ids;
 };
 const complete = (at, token, id) => completeDocument(at, token, 'm_inout', id);
-// The timed completions go through node:http on one kept-alive connection, with the headers fetch
-// sends (so the service does the same work, compressing its answer as for fetch): fetch's own CPU
-// per request (over 1 ms here) would otherwise count as the service's time. --fetch: through fetch.
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-const FETCH_HEADERS = { accept: 'application/json', 'accept-language': '*', 'sec-fetch-mode': 'cors', 'user-agent': 'node', 'accept-encoding': 'gzip, deflate' };
-/** Completes shipment `id` (PUT {"doc-action":"CO"}); an error unless it answers 200 with the shipment completed. */
-function completeLean(at, token, id) {
-  const body = JSON.stringify({ 'doc-action': 'CO' });
-  const u = new URL(`${at.baseUrl}/api/v1/models/m_inout/${id}`);
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...FETCH_HEADERS, 'content-length': Buffer.byteLength(body) };
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'PUT', agent, headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('error', reject);
-      res.on('end', () => {
-        try {
-          const raw = Buffer.concat(chunks);
-          const encoding = res.headers['content-encoding'];
-          const text = (encoding === 'gzip' ? zlib.gunzipSync(raw) : encoding === 'deflate' ? zlib.inflateSync(raw) : raw).toString('utf8');
-          if (res.statusCode !== 200) throw new Error(`PUT m_inout ${id} answered ${res.statusCode}: ${text.slice(0, 800)}`);
-          const done = JSON.parse(text);
-          if (done.DocStatus?.id !== 'CO') throw new Error(`m_inout ${id} ended in ${JSON.stringify(done.DocStatus)}`);
-          resolve();
-        } catch (e) {
-          reject(e);
-        }
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+// The timed completions through node:http (bench/lib/lean-put.mjs); --fetch: through fetch.
+const agent = keptAliveAgent();
+const completeLean = (at, token, id) => completeShipment({ server: at, token, agent }, id);
 const timedComplete = process.argv.includes('--fetch') ? complete : completeLean;
 /** Stock for every shipment of a scenario (and the two recorded ones) on the product's first storage row. */
 const addStock = (qty) =>
@@ -174,14 +143,10 @@ async function shipmentScenario({ qty, element, prepare }) {
   const warmThenNext = async (at, t) => {
     const [first, next] = await drafts(at, t, 2, qty);
     await complete(at, t, first);
-    // The first completion's answer has the instance count the tables whose identifiers it keeps,
-    // in the background: on a busy machine the next one could still read them (7 statements more).
-    await new Promise((resolve) => setTimeout(resolve, 1000));
     return next;
   };
   const statements = await recordCompletion({ root, url, warm: warmThenNext, measured: complete });
   // --statements: the recorded statements, each with its prepared name (none: sent unnamed, parsed and planned every time).
-  if (process.env.SHIP_DUMP) fs.writeFileSync(`${process.env.SHIP_DUMP}-${element}.json`, JSON.stringify(statements));
   if (process.argv.includes('--statements')) for (const s of statements) log(`  [${s.name || 'unnamed'}] ${s.text.replace(/\s+/g, ' ').slice(0, 160)}`);
   const mean = total / shipments;
   const replayed = await replayRatio({ url, statements, name: `shipment-complete-${element}`, seconds, workDir, serviceMs: mean });
