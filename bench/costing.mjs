@@ -1,5 +1,8 @@
 // Costing benchmark (npm run bench:costing; alone: node bench/costing.mjs [--lines 10000]
-// [--shipments 1000] [--seconds 10] [--tcp] [--profile]). Build first (npm run build).
+// [--shipments 1000] [--seconds 10] [--tcp] [--profile] [--statements] [--fetch]). Build first (npm run build).
+// --profile: a V8 CPU profile of each scenario's server, summarized over the timed completions only;
+// --statements: the recorded statements of a completion, each with its prepared name (or unnamed);
+// --fetch: the timed completions through fetch rather than node:http (see bench/lib/lean-put.mjs).
 // The demo costed at Average PO, on fresh PostgreSQL databases:
 // 1. a physical inventory of --lines lines completed (bench/physical-inventory.mjs --average, one run);
 // 2. --shipments shipments of one line each (a demo product, stock at its average cost) completed one
@@ -25,6 +28,7 @@ import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { numberOption as option, recordCompletion, replayRatio } from './lib/completion-replay.mjs';
 import { call, completeDocument } from './lib/api-call.mjs';
 import { costDemoAtAverage } from './lib/average-costing.mjs';
+import { completeShipment, keptAliveAgent } from './lib/lean-put.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lineCount = option('lines', 10_000);
@@ -66,6 +70,10 @@ const drafts = async (at, token, n, qty) => {
   return ids;
 };
 const complete = (at, token, id) => completeDocument(at, token, 'm_inout', id);
+// The timed completions through node:http (bench/lib/lean-put.mjs); --fetch: through fetch.
+const agent = keptAliveAgent();
+const completeLean = (at, token, id) => completeShipment({ server: at, token, agent }, id);
+const timedComplete = process.argv.includes('--fetch') ? complete : completeLean;
 /** Stock for every shipment of a scenario (and the two recorded ones) on the product's first storage row. */
 const addStock = (qty) =>
   db.query(
@@ -104,14 +112,19 @@ async function shipmentScenario({ qty, element, prepare }) {
   const token = await login(server.baseUrl);
   await prepare();
   const ids = await drafts(server, token, shipments + 1, qty);
-  await complete(server, token, ids.shift());
+  await timedComplete(server, token, ids.shift());
   const meter = await cpuMeter(server.pid);
+  const client0 = process.cpuUsage();
   const started = performance.now();
-  for (const id of ids) await complete(server, token, id);
+  // The profile's summary covers the completions only (µs of the monotonic clock the profile's samples are timed by).
+  const window = { from: Number(process.hrtime.bigint() / 1000n) };
+  for (const id of ids) await timedComplete(server, token, id);
+  window.to = Number(process.hrtime.bigint() / 1000n);
   const total = performance.now() - started;
   const used = await meter.stop();
+  const client1 = process.cpuUsage(client0);
   // The meter answers cores (CPU seconds a wall second): ms of CPU a shipment.
-  const cpu = { server: (used.server * used.seconds * 1000) / shipments, backends: (used.backends * used.seconds * 1000) / shipments };
+  const cpu = { server: (used.server * used.seconds * 1000) / shipments, backends: (used.backends * used.seconds * 1000) / shipments, client: (client1.user + client1.system) / 1000 / shipments };
   const { rows } = await db.query(
     `SELECT c.currentcostprice::text AS price, c.currentqty::text AS qty,
             (SELECT count(*)::int FROM m_costdetail cd WHERE cd.m_product_id = $1 AND cd.m_inoutline_id IS NOT NULL AND cd.m_costelement_id = $2) AS details,
@@ -119,11 +132,12 @@ async function shipmentScenario({ qty, element, prepare }) {
        FROM m_cost c WHERE c.m_product_id = $1 AND c.m_costelement_id = $2`,
     [PRODUCT, element],
   );
+  agent.destroy();
   await server.stop();
   server = null;
   if (profileDir) {
-    const summary = summarizeNewestProfile(profileDir);
-    if (summary) log(formatProfile(summary));
+    const summary = summarizeNewestProfile(profileDir, window);
+    if (summary) log(`${formatProfile(summary)}\n  (the completions only: samples from ${window.from} to ${window.to} µs)`);
   }
   // One shipment completed first (caches warm), then the statements of the next one.
   const warmThenNext = async (at, t) => {
@@ -132,6 +146,8 @@ async function shipmentScenario({ qty, element, prepare }) {
     return next;
   };
   const statements = await recordCompletion({ root, url, warm: warmThenNext, measured: complete });
+  // --statements: the recorded statements, each with its prepared name (none: sent unnamed, parsed and planned every time).
+  if (process.argv.includes('--statements')) for (const s of statements) log(`  [${s.name || 'unnamed'}] ${s.text.replace(/\s+/g, ' ').slice(0, 160)}`);
   const mean = total / shipments;
   const replayed = await replayRatio({ url, statements, name: `shipment-complete-${element}`, seconds, workDir, serviceMs: mean });
   return { total, mean, cpu, statements: statements.length, cost: rows[0], ...replayed };
@@ -141,7 +157,7 @@ const report = (label, r) => {
   log('');
   log(`${shipments} shipments completed ${label}: ${r.total.toFixed(0)} ms, mean ${r.mean.toFixed(1)} ms a shipment; ${r.cost.details} cost details, cost ${r.cost.price} on ${r.cost.qty}${r.cost.layers ? ` in ${r.cost.layers} layers` : ''}`);
   log(`statements per shipment completion: ${r.statements}`);
-  log(`CPU a shipment (/proc utime+stime over the ${shipments}): server ${r.cpu.server.toFixed(2)} ms, PostgreSQL backends ${r.cpu.backends.toFixed(2)} ms`);
+  log(`CPU a shipment (/proc utime+stime over the ${shipments}): server ${r.cpu.server.toFixed(2)} ms, PostgreSQL backends ${r.cpu.backends.toFixed(2)} ms (this process, the HTTP client: ${r.cpu.client.toFixed(2)} ms)`);
   log(`pgbench replay of those statements: ${r.replayMs.toFixed(2)} ms (${r.replay.transactions} replays, ${r.replay.failed} failed)`);
   log(`ratio replay / service: ${r.ratio.toFixed(2)}x (target >= 0.5x) ${r.ratio >= 0.5 ? 'met' : 'NOT met'}`);
 };

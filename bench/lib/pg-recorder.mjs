@@ -100,7 +100,7 @@ export async function startRecorder({ host, port, path }) {
         prepared.set(p.name, p.text);
       } else if (type === 'B') {
         const b = decodeBind(payload);
-        if (executed.length < 100_000) executed.push({ text: prepared.get(b.statement) ?? '', params: b.params });
+        if (executed.length < 100_000) executed.push({ text: prepared.get(b.statement) ?? '', params: b.params, name: b.statement });
       } else if (type === 'Q') {
         if (executed.length < 100_000) executed.push({ text: cstring(payload, 0).value, params: [] });
       }

@@ -3,11 +3,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Self time (ms) per profile node, from the samples and their time deltas. */
-function selfTimes(profile) {
+/**
+ * Self time (ms) per profile node, from the samples and their time deltas; with `window`
+ * ({from, to}, µs of the monotonic clock, as process.hrtime and the profile's startTime), only
+ * the samples taken within it.
+ */
+function selfTimes(profile, window) {
   const self = new Map();
   const { samples = [], timeDeltas = [] } = profile;
+  let at = profile.startTime ?? 0;
   for (let i = 0; i < samples.length; i++) {
+    at += timeDeltas[i] ?? 0;
+    if (window && (at < window.from || at > window.to)) continue;
     const dt = (timeDeltas[i + 1] ?? timeDeltas[i] ?? 0) / 1000;
     self.set(samples[i], (self.get(samples[i]) ?? 0) + dt);
   }
@@ -38,8 +45,8 @@ export function areaOf(callFrame) {
  * Summary of one .cpuprofile: sampled and busy ms (idle excluded), top areas and top functions
  * by self time, each with its share of the busy time.
  */
-export function summarizeProfile(profile, top = 15) {
-  const self = selfTimes(profile);
+export function summarizeProfile(profile, top = 15, window = undefined) {
+  const self = selfTimes(profile, window);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const areas = new Map();
   const fns = new Map();
@@ -65,12 +72,12 @@ export function summarizeProfile(profile, top = 15) {
   return { totalMs: Math.round(total), busyMs: Math.round(busy), areas: sorted(areas), functions: sorted(fns) };
 }
 
-/** Reads every .cpuprofile in a directory and summarizes the newest. */
-export function summarizeNewestProfile(dir) {
+/** Reads every .cpuprofile in a directory and summarizes the newest (within `window`, see selfTimes). */
+export function summarizeNewestProfile(dir, window = undefined) {
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.cpuprofile')) : [];
   if (!files.length) return null;
   const newest = files.map((f) => path.join(dir, f)).sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
-  return { file: newest, ...summarizeProfile(JSON.parse(fs.readFileSync(newest, 'utf8'))) };
+  return { file: newest, ...summarizeProfile(JSON.parse(fs.readFileSync(newest, 'utf8')), 15, window) };
 }
 
 export function formatProfile(summary) {

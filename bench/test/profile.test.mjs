@@ -28,3 +28,21 @@ test('self time is summed by area and by function', () => {
   assert.equal(areaOf({ functionName: 'x', url: 'node:internal/streams/readable' }), 'node: internal');
   assert.equal(areaOf({ functionName: 'y', url: 'file:///a/node_modules/@fastify/ajv-compiler/index.js' }), 'npm: @fastify/ajv-compiler');
 });
+
+test('a window keeps only the samples taken within it', () => {
+  const profile = {
+    startTime: 1000,
+    nodes: [
+      { id: 1, callFrame: { functionName: 'early', url: 'file:///w/dist/src/a.js', lineNumber: 0 } },
+      { id: 2, callFrame: { functionName: 'timed', url: 'file:///w/dist/src/b.js', lineNumber: 0 } },
+      { id: 3, callFrame: { functionName: 'late', url: 'file:///w/dist/src/c.js', lineNumber: 0 } },
+    ],
+    // Samples at 2000, 3000, 4000, 5000 and 6000 µs.
+    samples: [1, 2, 2, 3, 3],
+    timeDeltas: [1000, 1000, 1000, 1000, 1000],
+  };
+  const s = summarizeProfile(profile, 15, { from: 2500, to: 4500 });
+  assert.equal(s.totalMs, 2);
+  assert.deepEqual(s.functions.map((f) => f.name), ['timed src/b.js:1']);
+  assert.equal(summarizeProfile(profile).totalMs, 5);
+});

@@ -38,15 +38,31 @@ function oneAtATime(): <T>(run: () => Promise<T>) => Promise<T> {
   };
 }
 
+/**
+ * A named statement on one connection. The driver copies a query's config object property by
+ * property on every query; a query made from text and values, named afterwards, is not copied.
+ */
+function namedQuery(client: pg.PoolClient, text: string, values: unknown[], name: string): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    const query = new pg.Query(text, values) as pg.Query & { name?: string; callback?: (err: Error | null, res: pg.QueryResult) => void };
+    query.name = name;
+    query.callback = (err, res) => (err ? reject(err) : resolve(res));
+    client.query(query);
+  });
+}
+
 /** `open` says whether a pooled connection is still this caller's (a late statement must not run on it once released). */
 function clientQueryable(client: pg.PoolClient | pg.Pool, open: () => boolean = () => true): Queryable {
-  const inTurn = client instanceof pg.Pool ? <T>(run: () => Promise<T>) => run() : oneAtATime();
+  const pooled = client instanceof pg.Pool;
+  const inTurn = pooled ? <T>(run: () => Promise<T>) => run() : oneAtATime();
   return {
     async query<R>(text: string, params: readonly unknown[] = [], o?: QueryOptions) {
       if (!open()) throw new Error('a statement came after its connection was given back');
       // Text and values as two arguments: a config object is copied by the driver on every query.
       if (!o?.name) return wrapResult<R>(await inTurn(() => client.query(text, params as unknown[])));
-      return wrapResult<R>(await inTurn(() => client.query({ text, values: params as unknown[], name: o.name })));
+      const name = o.name;
+      if (pooled) return wrapResult<R>(await client.query({ text, values: params as unknown[], name }));
+      return wrapResult<R>(await inTurn(() => namedQuery(client, text, params as unknown[], name)));
     },
   };
 }

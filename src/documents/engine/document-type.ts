@@ -40,6 +40,20 @@ export interface DocumentType {
   reverseAccrual?(d: DocumentContext): Promise<void>;
   /** A reason the action is not available for this document (beyond the status rules), or null. */
   refusal?(d: DocumentContext): Promise<string | null>;
+  /**
+   * The type's actions (and their event handlers) change the document's own header only through
+   * `changes`, never by a statement of their own: the engine's header writes then answer just the
+   * columns they set, and the rest of the header is the row already held (a wide header's every
+   * column comes back once, with the locked read, instead of again with each write).
+   */
+  headerThroughChanges?: boolean;
+  /**
+   * Complete of a draft prepares it first; neither the complete step nor any handler reads the
+   * header's status or stamps from the database in between (they read the row held): then the
+   * header is written once, In Progress and Completed together, with the prepare's changes too.
+   * The after-prepare handlers get the header as the prepare's own write would have left it.
+   */
+  oneHeaderWrite?: boolean;
 }
 
 /** A refused or failed action: the status and action are named by the engine. */

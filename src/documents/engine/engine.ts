@@ -142,7 +142,7 @@ async function perform(type: DocumentType, d: DocumentContext, status: DocStatus
   if (prepares) await requireDocumentTypeOfTable(d);
   // Complete of a document not yet prepared prepares it first, as the original's engine.
   if (d.action === 'CO' && (status === 'DR' || status === 'IN')) {
-    row = await runStep(d, 'PR', () => type.prepare(d), () => afterAction('PR', 'IP'));
+    row = await runStep(d, 'PR', () => type.prepare(d), () => afterAction('PR', 'IP'), type.oneHeaderWrite === true);
   }
   let completeStatus: DocStatus = 'CO';
   return runStep(
@@ -156,20 +156,41 @@ async function perform(type: DocumentType, d: DocumentContext, status: DocStatus
   );
 }
 
-/** One step: before event, the handler, the header written with its new status, after event. */
-async function runStep(d: DocumentContext, action: DocAction, work: () => Promise<void>, next: () => ReturnType<typeof afterAction>): Promise<Row> {
+/**
+ * One step: before event, the handler, the header written with its new status, after event.
+ * `held`: the header is not written; the step's changes stay in `d.changes`, written with the
+ * next step's, and the row is the header as the write would have left it (see oneHeaderWrite).
+ */
+async function runStep(d: DocumentContext, action: DocAction, work: () => Promise<void>, next: () => ReturnType<typeof afterAction>, held = false): Promise<Row> {
   const name = EVENT_OF[action];
   const old = d.row;
   if (name) await emitModelEvent(d.wc, `before-${name}` as DocumentEventType, d.table, { ...d.row }, old, new Set());
   await work();
   const after = next();
   const changes: Row = { ...d.changes, docstatus: after.status, docaction: after.next, processed: after.processed ? 'Y' : 'N' };
-  d.changes = {};
-  const saved = await writeHeader(d, changes, after.processed !== (old.processed === 'Y') ? after.processed : null);
+  let saved: Row;
+  if (held) saved = heldHeader(d, changes);
+  else {
+    d.changes = {};
+    saved = await writeHeader(d, changes, after.processed !== (old.processed === 'Y') ? after.processed : null);
+  }
   d.row = saved;
   const changed = new Set(Object.keys(changes).filter((c) => String(old[c] ?? '') !== String(saved[c] ?? '')));
   if (name) await emitModelEvent(d.wc, `after-${name}` as DocumentEventType, d.table, saved, old, changed);
   return saved;
+}
+
+/** A timestamp's text as the database answers it: no trailing zeros in its fraction, none at all for whole seconds. */
+const asServerTimestamp = (text: string): string => text.replace(/\.?0+$/, '');
+
+/** The header as writeHeader would answer it after writing `changes`, without writing it (see runStep's `held`). */
+function heldHeader(d: DocumentContext, changes: Row): Row {
+  const t = d.table;
+  const row: Row = { ...d.row };
+  for (const [c, v] of Object.entries(changes)) if (t.byName.has(c)) row[c] = v;
+  if (t.byName.has('updated')) row.updated = asServerTimestamp(nowTimestamp());
+  if (t.byName.has('updatedby')) row.updatedby = d.wc.auth.userId;
+  return row;
 }
 
 /** The header writes prepared under names: a document's actions write the same few column sets again and again. */
@@ -186,18 +207,20 @@ async function writeHeader(d: DocumentContext, changes: Row, processed: boolean 
   const sql = new SqlBuilder();
   const tables = processed === null ? [] : detailTables(d);
   const details = tables.length ? detailUpdates(tables, sql.param(processed ? 'Y' : 'N'), sql.param(d.row[t.keyColumn!.dbName])) : [];
-  const sets = Object.entries(values)
-    .filter(([c]) => t.byName.has(c))
-    .map(([c, v]) => `${ident(c)} = ${sql.param(v)}`);
+  const written = Object.entries(values).filter(([c]) => t.byName.has(c));
+  const sets = written.map(([c, v]) => `${ident(c)} = ${sql.param(v)}`);
   const key = t.keyColumn!;
-  const update = `UPDATE ${ident(t.dbName)} SET ${sets.join(', ')} WHERE ${ident(key.dbName)} = ${sql.param(d.row[key.dbName])} RETURNING *`;
+  // Only the columns written come back when nothing else writes the header during the action (see headerThroughChanges).
+  const narrow = types.get(t.dbName)?.headerThroughChanges === true;
+  const returning = narrow ? written.map(([c]) => ident(c)).join(', ') : '*';
+  const update = `UPDATE ${ident(t.dbName)} SET ${sets.join(', ')} WHERE ${ident(key.dbName)} = ${sql.param(d.row[key.dbName])} RETURNING ${returning}`;
   const text = details.length ? `WITH ${details.map((u, n) => `d${n} AS (${u.sql})`).join(', ')} ${update}` : update;
   const name = headerWrites.of(text);
   const { rows } = await d.wc.tx.query<Row>(text, sql.values, name ? { name } : undefined);
   if (!rows[0]) throw new ApiError(404, 'Record not found', `No record found matching id: ${String(d.row[key.dbName])}`);
   d.wc.memo.forget(t.dbName);
   for (const detail of details) d.wc.memo.forget(detail.table);
-  return rows[0];
+  return narrow ? { ...d.row, ...rows[0] } : rows[0];
 }
 
 /** The detail tables (lines, tax rows) that have Processed: they are processed with their header. */

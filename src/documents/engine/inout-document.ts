@@ -99,6 +99,8 @@ export const inoutDocument: DocumentType = {
   table: 'm_inout',
   refusal: noReactivation,
   details: [{ table: 'm_inoutline', link: 'm_inout_id' }],
+  headerThroughChanges: true,
+  oneHeaderWrite: true,
 
   async prepare(d) {
     await requireOpenPeriod(d);

@@ -8,6 +8,7 @@ import { DisplayType } from '../../dictionary/display-type.js';
 import { hasTextKey } from '../reference-key.js';
 import { ApiError, badRequest, forbidden, notFound } from '../../errors.js';
 import { keyCondition } from '../read/reader.js';
+import { StatementNames } from '../read/statements.js';
 import { VERSION, versionExpr } from '../versions/row-version.js';
 import { readPredicate } from '../../access/access.js';
 import { parseBody, type ParsedBody } from './body.js';
@@ -255,6 +256,12 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
 }
 
 /**
+ * The locked reads prepared under names: every write and document action of a record starts with
+ * one, of a few shapes per table and role (parsed and planned once per connection, not on every write).
+ */
+const lockedReads = new StatementNames('rec_lock', 200);
+
+/**
  * Loads a record for writing, locked, applying the caller's read access (404 / 403). With
  * `version`, the same statement reads the row's version too and hands it to `version`.
  */
@@ -265,10 +272,9 @@ export async function loadForWrite(wc: WriteContext, table: Table, idText: strin
   const versionItem = version ? versionExpr(table, 't') : null;
   // Whether the role may see the row comes with the locked row itself: no statement of its own.
   const visibleItem = readPredicate(wc.auth, table, 't', sql);
-  const { rows } = await wc.tx.query<Row>(
-    `SELECT t.*${versionItem ? `, ${versionItem} AS "${VERSION}"` : ''}, (${visibleItem}) AS "${VISIBLE}" FROM ${ident(table.dbName)} t WHERE ${cond} FOR UPDATE`,
-    sql.values,
-  );
+  const text = `SELECT t.*${versionItem ? `, ${versionItem} AS "${VERSION}"` : ''}, (${visibleItem}) AS "${VISIBLE}" FROM ${ident(table.dbName)} t WHERE ${cond} FOR UPDATE`;
+  const name = lockedReads.of(text);
+  const { rows } = await wc.tx.query<Row>(text, sql.values, name ? { name } : undefined);
   if (!rows.length) throw notFound('Record not found', `No record found matching id: ${idText}`);
   const row = rows[0]!;
   if (version) {
