@@ -17,6 +17,7 @@ import { startRecorder } from './lib/pg-recorder.mjs';
 import { freePort, login, readCpuTicks, startDictum, waitIdle } from './lib/server.mjs';
 import { parsePgbenchOutput, pgArgs, pgbenchScript } from './lib/pgbench.mjs';
 import { runTool } from './lib/children.mjs';
+import { formatProfile, summarizeProfile } from './lib/profile.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const option = (name, def) => {
@@ -27,6 +28,8 @@ const LINES = option('lines', 1000);
 /** Lines of the warm-up statement (its own payments), run through the instance before the measured one. */
 const WARMUP = option('warmup', 200);
 const keep = process.argv.includes('--keep');
+/** --profile: the server runs with a V8 CPU profile; the measured statement's steps are summarized from it. */
+const profileDir = process.argv.includes('--profile') ? fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bank-profile-')) : null;
 const baseUrl = process.env.DATABASE_URL?.trim() || TCP_DATABASE_URL;
 assertBenchDatabase(baseUrl);
 const base = `${databaseName(baseUrl)}_bank`;
@@ -97,16 +100,22 @@ async function call(server, token, method, p, body) {
 async function statementThroughApi(server, token, lines) {
   // The server's CPU time per step (user + system, all its threads, from /proc): steadier than wall time on a shared machine.
   const ticks = [readCpuTicks(server.pid)];
+  // The steps' bounds on the monotonic clock V8's CPU profile is timed by (microseconds).
+  const clock = () => Number(process.hrtime.bigint() / 1000n);
+  const bounds = [clock()];
   const started = performance.now();
   const created = await call(server, token, 'POST', '/api/v1/models/c_bankstatement', { C_BankAccount_ID: BANK_ACCOUNT, C_BankStatementLine: lines });
   const createdAt = performance.now();
   ticks.push(readCpuTicks(server.pid));
+  bounds.push(clock());
   const matched = await call(server, token, 'POST', '/api/v1/processes/c_bankstatement_matcher', { 'model-name': 'c_bankstatement', 'record-id': created.id });
   const matchedAt = performance.now();
   ticks.push(readCpuTicks(server.pid));
+  bounds.push(clock());
   const done = await call(server, token, 'PUT', `/api/v1/models/c_bankstatement/${created.id}`, { 'doc-action': 'CO' });
   const ms = performance.now() - started;
   ticks.push(readCpuTicks(server.pid));
+  bounds.push(clock());
   const cpuMs = (i) => (ticks[i + 1] - ticks[i]) * TICK_MS;
   if (matched.isError || matched.summary !== `Matched ${lines.length} of ${lines.length} lines`) throw new Error(`the matcher answered: ${JSON.stringify(matched)}`);
   const status = typeof done.DocStatus === 'object' ? done.DocStatus.id : done.DocStatus;
@@ -117,6 +126,7 @@ async function statementThroughApi(server, token, lines) {
     serverCpuMs: { create: cpuMs(0), match: cpuMs(1), complete: cpuMs(2) },
     documentNo: done.DocumentNo,
     summary: matched.summary,
+    windows: { create: [bounds[0], bounds[1]], match: [bounds[1], bounds[2]], complete: [bounds[2], bounds[3]] },
   };
 }
 
@@ -127,7 +137,8 @@ async function statementThroughApi(server, token, lines) {
  */
 async function runService(lines, warmup) {
   const recorder = await startRecorder({ host: '127.0.0.1', port: Number(new URL(baseUrl).port || 5432) });
-  const server = await startDictum({ root, databaseUrl: withHostPort(url('run'), '127.0.0.1', recorder.port), port: await freePort() });
+  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [];
+  const server = await startDictum({ root, databaseUrl: withHostPort(url('run'), '127.0.0.1', recorder.port), port: await freePort(), nodeArgs });
   try {
     const token = await login(server.baseUrl);
     if (warmup.length) await statementThroughApi(server, token, warmup);
@@ -169,6 +180,32 @@ async function replay(statements) {
   }
 }
 
+/** The part of a V8 CPU profile sampled between two instants (microseconds of the monotonic clock). */
+function profileWindow(profile, [from, to]) {
+  const samples = [];
+  const timeDeltas = [];
+  let t = profile.startTime;
+  let last = null;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t < from || t > to) continue;
+    timeDeltas.push(last === null ? 0 : t - last);
+    samples.push(profile.samples[i]);
+    last = t;
+  }
+  return { ...profile, samples, timeDeltas };
+}
+
+/** The measured steps' share of the server's CPU profile, by function. */
+function printProfile(windows) {
+  const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+  if (files.length !== 1) return console.log(`(${files.length} CPU profiles in ${profileDir})`);
+  const file = path.join(profileDir, files[0]);
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+  console.log(`steps on the profile's clock (µs): ${JSON.stringify(windows)}`);
+  for (const [step, window] of Object.entries(windows)) console.log(formatProfile({ file: `${file} (${step})`, ...summarizeProfile(profileWindow(profile, window), 25) }));
+}
+
 try {
   const preparing = performance.now();
   await preparePre();
@@ -184,6 +221,7 @@ try {
   console.log(`SQL statements: ${service.statements.length}`);
   console.log(`pgbench replay of the same SQL: ${Math.round(replayMs)} ms`);
   console.log(`ratio (replay / service): ${ratio.toFixed(2)}x (target >= 0.5x) ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
+  if (profileDir) printProfile(service.windows);
   if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, serverCpuMs: service.serverCpuMs, replayMs: Math.round(replayMs), ratio }));
 } finally {
   if (!keep) await drop([`${base}_run`, `${base}_replay`, `${base}_pre`]);

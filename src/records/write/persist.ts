@@ -12,8 +12,8 @@ import { VERSION, versionExpr } from '../versions/row-version.js';
 import { readPredicate } from '../../access/access.js';
 import { parseBody, type ParsedBody } from './body.js';
 import { convertInput } from './convert-input.js';
-import { defaultWithoutQuery, evaluateDefault, NEEDS_QUERY, sessionValue } from './defaults.js';
-import { assignDocumentNumbers } from './document-number.js';
+import { applyPlannedDefaults, defaultPlan, defaultWithoutQuery, evaluateDefault, NEEDS_QUERY, sessionValue, type DefaultPlan } from './defaults.js';
+import { assignDocumentNumbers, mayNumber } from './document-number.js';
 import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
 import { emitModelEvent as emit, type WriteContext } from './write-context.js';
 import { defaultRecordOf } from './default-record.js';
@@ -128,11 +128,31 @@ function columnsWithDefaults(table: Table): Column[] {
   return list;
 }
 
+const DEFAULT_PLANS = new WeakMap<Table, DefaultPlan>();
+
+/** The planned defaults of a table's new rows, made once per table; null when one needs a query. */
+function defaultsOf(wc: WriteContext, table: Table): DefaultPlan {
+  let plan = DEFAULT_PLANS.get(table);
+  if (plan === undefined) {
+    plan = defaultPlan(columnsWithDefaults(table), (col) => hasTextKey(wc.dict, col));
+    DEFAULT_PLANS.set(table, plan);
+  }
+  return plan;
+}
+
 /**
  * Fills the columns a new record leaves empty with the dictionary default of each column
  * (several passes, so that a default naming another column sees that column's own default).
+ * Defaults that need no query are planned once per table and applied without waiting.
  */
-async function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: Row | null): Promise<void> {
+function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: Row | null): Promise<void> | undefined {
+  const plan = defaultsOf(wc, table);
+  if (!plan) return applyQueriedDefaults(wc, table, row, parent);
+  applyPlannedDefaults(plan, row, parent, wc.auth);
+  return undefined;
+}
+
+async function applyQueriedDefaults(wc: WriteContext, table: Table, row: Row, parent: Row | null): Promise<void> {
   const empty = (c: Column) => row[c.dbName] === undefined || row[c.dbName] === null;
   let pending = columnsWithDefaults(table).filter(empty);
   for (let pass = 0; pass < 4 && pending.length; pass++) {
@@ -156,20 +176,31 @@ async function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: R
  * mandatory columns (false, zero, no attribute set instance), or the referenced table's
  * default record.
  */
-async function applyMandatoryFallbacks(wc: WriteContext, table: Table, row: Row): Promise<void> {
-  const empty = (c: Column) => row[c.dbName] === undefined || row[c.dbName] === null;
-  for (const col of fallbackColumns(table)) {
-    if (!empty(col)) continue;
+function applyMandatoryFallbacks(wc: WriteContext, table: Table, row: Row): Promise<void> | undefined {
+  return fallbacksFrom(wc, fallbackColumns(table), 0, row);
+}
+
+/** The fallbacks of `columns` from the one at `from` on; a promise only when a default record must be read. */
+function fallbacksFrom(wc: WriteContext, columns: readonly Column[], from: number, row: Row): Promise<void> | undefined {
+  for (let i = from; i < columns.length; i++) {
+    const col = columns[i]!;
+    if (row[col.dbName] !== undefined && row[col.dbName] !== null) continue;
     const global = GLOBAL_CONTEXT_COLUMNS.has(col.dbName) ? sessionValue(wc.auth, col.name) : undefined;
     if (global !== undefined && global !== null && global !== 0) row[col.dbName] = global;
     else if (col.kind === 'boolean') row[col.dbName] = 'N';
     else if (col.kind === 'number' || col.kind === 'integer') row[col.dbName] = 0;
     else if (col.referenceId === DisplayType.PAttribute) row[col.dbName] = 0;
-    else if (col.kind === 'foreign-key' && col.lookup) {
-      const id = await defaultRecordOf(wc, col, Number(row.ad_client_id ?? wc.auth.clientId));
-      if (id !== null) row[col.dbName] = id;
-    }
+    else if (col.kind === 'foreign-key' && col.lookup) return fallbackRecord(wc, columns, i, row);
   }
+  return undefined;
+}
+
+/** The column at `at` takes its table's default record (read from the database), then the fallbacks go on. */
+async function fallbackRecord(wc: WriteContext, columns: readonly Column[], at: number, row: Row): Promise<void> {
+  const col = columns[at]!;
+  const id = await defaultRecordOf(wc, col, Number(row.ad_client_id ?? wc.auth.clientId));
+  if (id !== null) row[col.dbName] = id;
+  await fallbacksFrom(wc, columns, at + 1, row);
 }
 
 /** Mandatory columns that take the login context value of the same name when left empty. */
@@ -228,7 +259,9 @@ async function givenValues(wc: WriteContext, table: Table, body: unknown, parent
  */
 async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: { table: Table; row: Row } | null, given: ReadonlySet<string>) {
   if (!parent) await lockParentOfNewRow(wc, table.dbName, row);
-  await applyDefaults(wc, table, row, parent?.row ?? null);
+  // The steps that need no database are not waited for: a thousand lines would wait some thousand times.
+  const defaulting = applyDefaults(wc, table, row, parent?.row ?? null);
+  if (defaulting) await defaulting;
   const now = nowText();
   const has = table.byName;
   if (has.has('created')) row.created = now;
@@ -243,11 +276,12 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
   if (orgId !== null && table.accessLevel === '4') row.ad_org_id = 0;
   if (orgId === 0 && table.accessLevel === '1') throw validationError('Fill mandatory fields: AD_Org_ID (records of this table belong to an organization)');
   assertWritableRow(wc.auth, table, clientId, orgId, 'create');
-  if (table.keyColumn) row[table.keyColumn.dbName] = await wc.ids.next(wc.tx, table.name);
+  if (table.keyColumn) row[table.keyColumn.dbName] = wc.ids.take(table.name) ?? (await wc.ids.next(wc.tx, table.name));
   if (table.uuColumn) row[table.uuColumn.dbName] = uuidv7();
-  await assignDocumentNumbers(wc.tx, table, row, clientId ?? wc.auth.clientId);
+  if (mayNumber(table)) await assignDocumentNumbers(wc.tx, table, row, clientId ?? wc.auth.clientId);
   await emit(wc, 'before-new', table, row, null, new Set(Object.keys(row)), given);
-  await applyMandatoryFallbacks(wc, table, row);
+  const fallbacks = applyMandatoryFallbacks(wc, table, row);
+  if (fallbacks) await fallbacks;
   checkMandatory(table, row);
   // Columns the row leaves empty pass the checks as they are.
   const references = checkLocalValues(wc.dict, table, row, checkedColumns(table));
