@@ -96,34 +96,54 @@ async function call(server, token, method, p, body) {
   return JSON.parse(text);
 }
 
+/** CPU ticks of each PostgreSQL backend serving a database (by pid, from /proc; the server runs on this machine). */
+async function backendTicks(admin, datname) {
+  const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [datname]);
+  return new Map(rows.map((r) => [r.pid, readCpuTicks(r.pid) ?? 0]));
+}
+
+/** The CPU ms the backends used between two readings (a backend that started in between counts from zero). */
+const backendMs = (before, after) => [...after].reduce((sum, [pid, t]) => sum + (t - (before.get(pid) ?? 0)), 0) * TICK_MS;
+
 /** A statement of `lines` created, matched and completed through the API: the three answers and their times. */
-async function statementThroughApi(server, token, lines) {
+async function statementThroughApi(server, token, lines, pg) {
   // The server's CPU time per step (user + system, all its threads, from /proc): steadier than wall time on a shared machine.
+  // The same for the PostgreSQL backends of its database, read between the steps on a connection of their own.
+  const pgTicks = [await backendTicks(pg.admin, pg.datname)];
   const ticks = [readCpuTicks(server.pid)];
   // The steps' bounds on the monotonic clock V8's CPU profile is timed by (microseconds).
   const clock = () => Number(process.hrtime.bigint() / 1000n);
   const bounds = [clock()];
-  const started = performance.now();
+  // Each request timed on its own: the readings between them are left out of the service's time.
+  const at = [performance.now()];
   const created = await call(server, token, 'POST', '/api/v1/models/c_bankstatement', { C_BankAccount_ID: BANK_ACCOUNT, C_BankStatementLine: lines });
-  const createdAt = performance.now();
+  at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
   bounds.push(clock());
+  pgTicks.push(await backendTicks(pg.admin, pg.datname));
+  at.push(performance.now());
   const matched = await call(server, token, 'POST', '/api/v1/processes/c_bankstatement_matcher', { 'model-name': 'c_bankstatement', 'record-id': created.id });
-  const matchedAt = performance.now();
+  at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
   bounds.push(clock());
+  pgTicks.push(await backendTicks(pg.admin, pg.datname));
+  at.push(performance.now());
   const done = await call(server, token, 'PUT', `/api/v1/models/c_bankstatement/${created.id}`, { 'doc-action': 'CO' });
-  const ms = performance.now() - started;
+  at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
   bounds.push(clock());
+  pgTicks.push(await backendTicks(pg.admin, pg.datname));
+  const steps = { create: at[1] - at[0], match: at[3] - at[2], complete: at[5] - at[4] };
+  const ms = steps.create + steps.match + steps.complete;
   const cpuMs = (i) => (ticks[i + 1] - ticks[i]) * TICK_MS;
   if (matched.isError || matched.summary !== `Matched ${lines.length} of ${lines.length} lines`) throw new Error(`the matcher answered: ${JSON.stringify(matched)}`);
   const status = typeof done.DocStatus === 'object' ? done.DocStatus.id : done.DocStatus;
   if (status !== 'CO') throw new Error(`the statement ended in ${status}`);
   return {
     ms,
-    steps: { create: Math.round(createdAt - started), match: Math.round(matchedAt - createdAt), complete: Math.round(started + ms - matchedAt) },
+    steps: { create: Math.round(steps.create), match: Math.round(steps.match), complete: Math.round(steps.complete) },
     serverCpuMs: { create: cpuMs(0), match: cpuMs(1), complete: cpuMs(2) },
+    postgresCpuMs: { create: backendMs(pgTicks[0], pgTicks[1]), match: backendMs(pgTicks[1], pgTicks[2]), complete: backendMs(pgTicks[2], pgTicks[3]) },
     documentNo: done.DocumentNo,
     summary: matched.summary,
     windows: { create: [bounds[0], bounds[1]], match: [bounds[1], bounds[2]], complete: [bounds[2], bounds[3]] },
@@ -139,14 +159,16 @@ async function runService(lines, warmup) {
   const recorder = await startRecorder({ host: '127.0.0.1', port: Number(new URL(baseUrl).port || 5432) });
   const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [];
   const server = await startDictum({ root, databaseUrl: withHostPort(url('run'), '127.0.0.1', recorder.port), port: await freePort(), nodeArgs });
+  const pg = { admin: await connect(withDatabase(baseUrl, 'postgres')), datname: `${base}_run` };
   try {
     const token = await login(server.baseUrl);
-    if (warmup.length) await statementThroughApi(server, token, warmup);
+    if (warmup.length) await statementThroughApi(server, token, warmup, pg);
     await waitIdle(server.pid);
     recorder.clear();
-    const run = await statementThroughApi(server, token, lines);
+    const run = await statementThroughApi(server, token, lines, pg);
     return { ...run, statements: recorder.statements() };
   } finally {
+    await pg.admin.end();
     await server.stop();
     await recorder.close();
   }
@@ -218,11 +240,13 @@ try {
   console.log(`statement ${service.documentNo}: created, ${service.summary.toLowerCase()}, completed through the API in ${Math.round(service.ms)} ms (create ${service.steps.create}, match ${service.steps.match}, complete ${service.steps.complete})`);
   const cpu = service.serverCpuMs;
   console.log(`server CPU: ${cpu.create + cpu.match + cpu.complete} ms (create ${cpu.create}, match ${cpu.match}, complete ${cpu.complete})`);
+  const pgCpu = service.postgresCpuMs;
+  console.log(`PostgreSQL backends' CPU: ${pgCpu.create + pgCpu.match + pgCpu.complete} ms (create ${pgCpu.create}, match ${pgCpu.match}, complete ${pgCpu.complete})`);
   console.log(`SQL statements: ${service.statements.length}`);
   console.log(`pgbench replay of the same SQL: ${Math.round(replayMs)} ms`);
   console.log(`ratio (replay / service): ${ratio.toFixed(2)}x (target >= 0.5x) ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
   if (profileDir) printProfile(service.windows);
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, serverCpuMs: service.serverCpuMs, replayMs: Math.round(replayMs), ratio }));
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, serverCpuMs: service.serverCpuMs, postgresCpuMs: service.postgresCpuMs, replayMs: Math.round(replayMs), ratio }));
 } finally {
   if (!keep) await drop([`${base}_run`, `${base}_replay`, `${base}_pre`]);
 }
