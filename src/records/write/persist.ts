@@ -11,7 +11,7 @@ import { keyCondition } from '../read/reader.js';
 import { VERSION, versionExpr } from '../versions/row-version.js';
 import { readPredicate } from '../../access/access.js';
 import { parseBody, type ParsedBody } from './body.js';
-import { convertInput } from './convert-input.js';
+import { convertInput, convertInputNow, NEEDS_LOOKUP } from './convert-input.js';
 import { applyPlannedDefaults, defaultPlan, defaultWithoutQuery, evaluateDefault, NEEDS_QUERY, sessionValue, type DefaultPlan } from './defaults.js';
 import { assignDocumentNumbers, mayNumber } from './document-number.js';
 import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
@@ -44,11 +44,15 @@ const nowText = (): string => isoNow().replace('T', ' ').slice(0, 23);
 
 async function convertAll(wc: WriteContext, parsed: ParsedBody): Promise<Map<Column, unknown>> {
   const out = new Map<Column, unknown>();
-  for (const [col, raw] of parsed.values) {
-    if (writesReferencedRecord(col, raw)) out.set(col, await writeReferenced(wc, col, raw as Record<string, unknown>));
-    else out.set(col, await convertInput(wc.tx, wc.dict, col, raw, wc.auth.clientId));
-  }
+  for (const [col, raw] of parsed.values) out.set(col, await convertOne(wc, col, raw));
   return out;
+}
+
+/** One value of a body as stored; a promise only when a referenced record is read or written. */
+function convertOne(wc: WriteContext, col: Column, raw: unknown): unknown {
+  if (writesReferencedRecord(col, raw)) return writeReferenced(wc, col, raw as Record<string, unknown>);
+  const value = convertInputNow(wc.dict, col, raw);
+  return value === NEEDS_LOOKUP ? convertInput(wc.tx, wc.dict, col, raw, wc.auth.clientId) : value;
 }
 
 /** Keys of a reference object that name the referenced record rather than set its columns. */
@@ -221,7 +225,10 @@ export async function insertRecords(wc: WriteContext, table: Table, bodies: unkn
   if (table.isView) throw badRequest('Invalid table', `${table.name} is read-only`);
   assertNotDocumentMaintained(table, 'create');
   const prepared: { row: Row; parsed: ParsedBody; given: ReadonlySet<string> }[] = [];
-  for (const body of bodies) prepared.push(await givenValues(wc, table, body, parent));
+  for (const body of bodies) {
+    const values = givenValues(wc, table, body, parent);
+    prepared.push(values instanceof Promise ? await values : values);
+  }
   if (table.keyColumn) await wc.ids.reserve(wc.tx, table.name, bodies.length);
   await wc.events.emitPrepareNew({ table, rows: prepared.map((p) => p.row), tx: wc.tx, dict: wc.dict, auth: wc.auth, memo: wc.memo });
   const results: WriteResult[] = [];
@@ -239,11 +246,46 @@ export async function insertRecords(wc: WriteContext, table: Table, bodies: unkn
   return results;
 }
 
-/** The values a request gives a new record, converted, with the link to its parent. */
-async function givenValues(wc: WriteContext, table: Table, body: unknown, parent: { table: Table; row: Row } | null): Promise<{ row: Row; parsed: ParsedBody; given: ReadonlySet<string> }> {
+interface GivenValues {
+  row: Row;
+  parsed: ParsedBody;
+  given: ReadonlySet<string>;
+}
+
+/**
+ * The values a request gives a new record, converted, with the link to its parent; a promise
+ * only when a value names a record to look up or write (most lines of a statement need none).
+ */
+function givenValues(wc: WriteContext, table: Table, body: unknown, parent: { table: Table; row: Row } | null): GivenValues | Promise<GivenValues> {
   const parsed = parseBody(wc.dict, table, body);
   const row: Row = {};
-  for (const [col, v] of await convertAll(wc, parsed)) row[col.dbName] = v;
+  const entries = parsed.values.entries();
+  for (let next = entries.next(); !next.done; next = entries.next()) {
+    const [col, raw] = next.value;
+    const value = convertOne(wc, col, raw);
+    if (value instanceof Promise) return givenValuesAfter(wc, table, parsed, row, parent, col, value, entries);
+    row[col.dbName] = value;
+  }
+  return withParent(table, parsed, row, parent);
+}
+
+/** The rest of givenValues once a value waits: that value, then the remaining ones in order. */
+async function givenValuesAfter(
+  wc: WriteContext,
+  table: Table,
+  parsed: ParsedBody,
+  row: Row,
+  parent: { table: Table; row: Row } | null,
+  col: Column,
+  pending: Promise<unknown>,
+  rest: Iterator<[Column, unknown]>,
+): Promise<GivenValues> {
+  row[col.dbName] = await pending;
+  for (let next = rest.next(); !next.done; next = rest.next()) row[next.value[0].dbName] = await convertOne(wc, next.value[0], next.value[1]);
+  return withParent(table, parsed, row, parent);
+}
+
+function withParent(table: Table, parsed: ParsedBody, row: Row, parent: { table: Table; row: Row } | null): GivenValues {
   if (parent) {
     const link = detailLink(parent.table, table);
     row[link.dbName] = parent.row[parent.table.keyColumn!.dbName];
