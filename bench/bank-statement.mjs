@@ -17,6 +17,7 @@ import { startRecorder } from './lib/pg-recorder.mjs';
 import { freePort, login, readCpuTicks, startDictum, waitIdle } from './lib/server.mjs';
 import { parsePgbenchOutput, pgArgs, pgbenchScript } from './lib/pgbench.mjs';
 import { runTool } from './lib/children.mjs';
+import { formatProfile, summarizeProfile } from './lib/profile.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const option = (name, def) => {
@@ -27,6 +28,8 @@ const LINES = option('lines', 1000);
 /** Lines of the warm-up statement (its own payments), run through the instance before the measured one. */
 const WARMUP = option('warmup', 200);
 const keep = process.argv.includes('--keep');
+/** --profile: the server runs with a V8 CPU profile; the measured statement's steps are summarized from it. */
+const profileDir = process.argv.includes('--profile') ? fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bank-profile-')) : null;
 const baseUrl = process.env.DATABASE_URL?.trim() || TCP_DATABASE_URL;
 assertBenchDatabase(baseUrl);
 const base = `${databaseName(baseUrl)}_bank`;
@@ -93,30 +96,57 @@ async function call(server, token, method, p, body) {
   return JSON.parse(text);
 }
 
+/** CPU ticks of each PostgreSQL backend serving a database (by pid, from /proc; the server runs on this machine). */
+async function backendTicks(admin, datname) {
+  const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [datname]);
+  return new Map(rows.map((r) => [r.pid, readCpuTicks(r.pid) ?? 0]));
+}
+
+/** The CPU ms the backends used between two readings (a backend that started in between counts from zero). */
+const backendMs = (before, after) => [...after].reduce((sum, [pid, t]) => sum + (t - (before.get(pid) ?? 0)), 0) * TICK_MS;
+
 /** A statement of `lines` created, matched and completed through the API: the three answers and their times. */
-async function statementThroughApi(server, token, lines) {
+async function statementThroughApi(server, token, lines, pg) {
   // The server's CPU time per step (user + system, all its threads, from /proc): steadier than wall time on a shared machine.
+  // The same for the PostgreSQL backends of its database, read between the steps on a connection of their own.
+  const pgTicks = [await backendTicks(pg.admin, pg.datname)];
   const ticks = [readCpuTicks(server.pid)];
-  const started = performance.now();
+  // The steps' bounds on the monotonic clock V8's CPU profile is timed by (microseconds).
+  const clock = () => Number(process.hrtime.bigint() / 1000n);
+  const bounds = [clock()];
+  // Each request timed on its own: the readings between them are left out of the service's time.
+  const at = [performance.now()];
   const created = await call(server, token, 'POST', '/api/v1/models/c_bankstatement', { C_BankAccount_ID: BANK_ACCOUNT, C_BankStatementLine: lines });
-  const createdAt = performance.now();
+  at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
+  bounds.push(clock());
+  pgTicks.push(await backendTicks(pg.admin, pg.datname));
+  at.push(performance.now());
   const matched = await call(server, token, 'POST', '/api/v1/processes/c_bankstatement_matcher', { 'model-name': 'c_bankstatement', 'record-id': created.id });
-  const matchedAt = performance.now();
+  at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
+  bounds.push(clock());
+  pgTicks.push(await backendTicks(pg.admin, pg.datname));
+  at.push(performance.now());
   const done = await call(server, token, 'PUT', `/api/v1/models/c_bankstatement/${created.id}`, { 'doc-action': 'CO' });
-  const ms = performance.now() - started;
+  at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
+  bounds.push(clock());
+  pgTicks.push(await backendTicks(pg.admin, pg.datname));
+  const steps = { create: at[1] - at[0], match: at[3] - at[2], complete: at[5] - at[4] };
+  const ms = steps.create + steps.match + steps.complete;
   const cpuMs = (i) => (ticks[i + 1] - ticks[i]) * TICK_MS;
   if (matched.isError || matched.summary !== `Matched ${lines.length} of ${lines.length} lines`) throw new Error(`the matcher answered: ${JSON.stringify(matched)}`);
   const status = typeof done.DocStatus === 'object' ? done.DocStatus.id : done.DocStatus;
   if (status !== 'CO') throw new Error(`the statement ended in ${status}`);
   return {
     ms,
-    steps: { create: Math.round(createdAt - started), match: Math.round(matchedAt - createdAt), complete: Math.round(started + ms - matchedAt) },
+    steps: { create: Math.round(steps.create), match: Math.round(steps.match), complete: Math.round(steps.complete) },
     serverCpuMs: { create: cpuMs(0), match: cpuMs(1), complete: cpuMs(2) },
+    postgresCpuMs: { create: backendMs(pgTicks[0], pgTicks[1]), match: backendMs(pgTicks[1], pgTicks[2]), complete: backendMs(pgTicks[2], pgTicks[3]) },
     documentNo: done.DocumentNo,
     summary: matched.summary,
+    windows: { create: [bounds[0], bounds[1]], match: [bounds[1], bounds[2]], complete: [bounds[2], bounds[3]] },
   };
 }
 
@@ -127,15 +157,18 @@ async function statementThroughApi(server, token, lines) {
  */
 async function runService(lines, warmup) {
   const recorder = await startRecorder({ host: '127.0.0.1', port: Number(new URL(baseUrl).port || 5432) });
-  const server = await startDictum({ root, databaseUrl: withHostPort(url('run'), '127.0.0.1', recorder.port), port: await freePort() });
+  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [];
+  const server = await startDictum({ root, databaseUrl: withHostPort(url('run'), '127.0.0.1', recorder.port), port: await freePort(), nodeArgs });
+  const pg = { admin: await connect(withDatabase(baseUrl, 'postgres')), datname: `${base}_run` };
   try {
     const token = await login(server.baseUrl);
-    if (warmup.length) await statementThroughApi(server, token, warmup);
+    if (warmup.length) await statementThroughApi(server, token, warmup, pg);
     await waitIdle(server.pid);
     recorder.clear();
-    const run = await statementThroughApi(server, token, lines);
+    const run = await statementThroughApi(server, token, lines, pg);
     return { ...run, statements: recorder.statements() };
   } finally {
+    await pg.admin.end();
     await server.stop();
     await recorder.close();
   }
@@ -169,6 +202,32 @@ async function replay(statements) {
   }
 }
 
+/** The part of a V8 CPU profile sampled between two instants (microseconds of the monotonic clock). */
+function profileWindow(profile, [from, to]) {
+  const samples = [];
+  const timeDeltas = [];
+  let t = profile.startTime;
+  let last = null;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i] ?? 0;
+    if (t < from || t > to) continue;
+    timeDeltas.push(last === null ? 0 : t - last);
+    samples.push(profile.samples[i]);
+    last = t;
+  }
+  return { ...profile, samples, timeDeltas };
+}
+
+/** The measured steps' share of the server's CPU profile, by function. */
+function printProfile(windows) {
+  const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'));
+  if (files.length !== 1) return console.log(`(${files.length} CPU profiles in ${profileDir})`);
+  const file = path.join(profileDir, files[0]);
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8'));
+  console.log(`steps on the profile's clock (µs): ${JSON.stringify(windows)}`);
+  for (const [step, window] of Object.entries(windows)) console.log(formatProfile({ file: `${file} (${step})`, ...summarizeProfile(profileWindow(profile, window), 25) }));
+}
+
 try {
   const preparing = performance.now();
   await preparePre();
@@ -181,10 +240,13 @@ try {
   console.log(`statement ${service.documentNo}: created, ${service.summary.toLowerCase()}, completed through the API in ${Math.round(service.ms)} ms (create ${service.steps.create}, match ${service.steps.match}, complete ${service.steps.complete})`);
   const cpu = service.serverCpuMs;
   console.log(`server CPU: ${cpu.create + cpu.match + cpu.complete} ms (create ${cpu.create}, match ${cpu.match}, complete ${cpu.complete})`);
+  const pgCpu = service.postgresCpuMs;
+  console.log(`PostgreSQL backends' CPU: ${pgCpu.create + pgCpu.match + pgCpu.complete} ms (create ${pgCpu.create}, match ${pgCpu.match}, complete ${pgCpu.complete})`);
   console.log(`SQL statements: ${service.statements.length}`);
   console.log(`pgbench replay of the same SQL: ${Math.round(replayMs)} ms`);
   console.log(`ratio (replay / service): ${ratio.toFixed(2)}x (target >= 0.5x) ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, serverCpuMs: service.serverCpuMs, replayMs: Math.round(replayMs), ratio }));
+  if (profileDir) printProfile(service.windows);
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, serverCpuMs: service.serverCpuMs, postgresCpuMs: service.postgresCpuMs, replayMs: Math.round(replayMs), ratio }));
 } finally {
   if (!keep) await drop([`${base}_run`, `${base}_replay`, `${base}_pre`]);
 }

@@ -53,7 +53,7 @@ export function endingBalanceBeforeChange(e: ModelEvent): void {
 export function registerBalanceDocument(
   events: ModelEvents,
   doc: BalanceDocument,
-  rules: { headerBeforeNew: (e: ModelEvent) => Promise<void>; lineBeforeSave: (e: ModelEvent) => Promise<void> },
+  rules: { headerBeforeNew: (e: ModelEvent) => Promise<void>; lineBeforeSave: (e: ModelEvent) => Promise<void> | undefined },
   type: DocumentType,
 ): void {
   events.on('before-new', doc.header, documentDefaults);
@@ -66,21 +66,45 @@ export function registerBalanceDocument(
   registerDocumentType(type);
 }
 
-/**
- * The header of a line being written, read once per write operation (`sql` selects it by $1,
- * the header's id): a statement of a thousand lines reads its header once.
- */
-export function lineHeader(e: ModelEvent, doc: BalanceDocument, sql: string): Promise<Row | undefined> {
-  return e.memo.get(doc.header, `line-header:${String(e.row[doc.key])}`, async () => (await e.tx.query<Row>(sql, [e.row[doc.key]])).rows[0]);
+/** What the operation memo's entries settled to, by entry: the lines after the first take them without waiting. */
+const SETTLED = new WeakMap<Promise<unknown>, unknown>();
+
+/** A memo entry's value when it has settled, else the promise of it (noted once it settles). */
+function settledOr<T>(entry: Promise<T>): T | Promise<T> {
+  if (SETTLED.has(entry)) return SETTLED.get(entry) as T;
+  return entry.then((value) => {
+    SETTLED.set(entry, value);
+    return value;
+  });
 }
 
-/** A new line without a number gets the next one (the highest + 10), counted in memory for the lines of one write operation. */
-export async function numberLine(e: ModelEvent, doc: BalanceDocument): Promise<void> {
+/**
+ * The header of a line being written, read once per write operation (`sql` selects it by $1,
+ * the header's id): a statement of a thousand lines reads its header once, and its lines after
+ * the first have it without waiting.
+ */
+export function lineHeader(e: ModelEvent, doc: BalanceDocument, sql: string): Row | undefined | Promise<Row | undefined> {
+  return settledOr(e.memo.get(doc.header, `line-header:${String(e.row[doc.key])}`, async () => (await e.tx.query<Row>(sql, [e.row[doc.key]])).rows[0]));
+}
+
+/**
+ * A new line without a number gets the next one (the highest + 10), counted in memory for the
+ * lines of one write operation; a promise only while the highest number is read.
+ */
+export function numberLine(e: ModelEvent, doc: BalanceDocument): Promise<void> | undefined {
   const id = e.row[doc.key];
-  const counter = await e.memo.get(doc.line, `next-line:${String(id)}`, async () => {
-    const { rows } = await e.tx.query<{ n: number }>(`SELECT COALESCE(max(line), 0) + 10 AS n FROM ${ident(doc.line)} WHERE ${ident(doc.key)} = $1`, [id]);
-    return { next: Number(rows[0]?.n ?? 10) };
-  });
+  const counter = settledOr(
+    e.memo.get(doc.line, `next-line:${String(id)}`, async () => {
+      const { rows } = await e.tx.query<{ n: number }>(`SELECT COALESCE(max(line), 0) + 10 AS n FROM ${ident(doc.line)} WHERE ${ident(doc.key)} = $1`, [id]);
+      return { next: Number(rows[0]?.n ?? 10) };
+    }),
+  );
+  if (counter instanceof Promise) return counter.then((c) => takeNumber(e, c));
+  takeNumber(e, counter);
+  return undefined;
+}
+
+function takeNumber(e: ModelEvent, counter: { next: number }): void {
   if (e.row.line === null || e.row.line === undefined || e.row.line === '' || Number(e.row.line) === 0) e.row.line = counter.next;
   counter.next = Math.max(counter.next, Number(e.row.line) + 10);
 }

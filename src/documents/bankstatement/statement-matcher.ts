@@ -102,18 +102,14 @@ export async function bankStatementMatcher(c: ProcessCall): Promise<ProcessOutco
   const payments = (await c.tx.query<OpenPayment>(OPEN_PAYMENTS_SQL, [statement.c_bankaccount_id, statement.ad_client_id])).rows;
   const matches = matchLines(lines, payments);
   if (matches.length) {
-    const values: unknown[] = [c.auth.userId];
-    const tuples = matches.map(({ line, payment }) => {
-      values.push(line.id, payment.id, payment.bpartner, payment.invoice, toText(payment.amount));
-      const n = values.length;
-      return `($${n - 4}::bigint, $${n - 3}::bigint, $${n - 2}::bigint, $${n - 1}::bigint, $${n}::numeric)`;
-    });
+    // The matches as one JSON parameter: a thousand lines are two parameters, not five thousand.
+    const rows = matches.map(({ line, payment }) => ({ line: line.id, payment: payment.id, bpartner: payment.bpartner, invoice: payment.invoice, amount: toText(payment.amount) }));
     await c.tx.query(
       `UPDATE c_bankstatementline l SET c_payment_id = m.payment, c_bpartner_id = m.bpartner, c_invoice_id = m.invoice, trxamt = m.amount,
               chargeamt = COALESCE(l.stmtamt, 0) - m.amount - COALESCE(l.interestamt, 0), updated = now(), updatedby = $1
-         FROM (VALUES ${tuples.join(', ')}) AS m(line, payment, bpartner, invoice, amount)
+         FROM json_to_recordset($2::json) AS m(line bigint, payment bigint, bpartner bigint, invoice bigint, amount numeric)
         WHERE l.c_bankstatementline_id = m.line`,
-      values,
+      [c.auth.userId, JSON.stringify(rows)],
     );
     await recomputeBalance(c.tx, STATEMENT_BALANCE, id);
   }

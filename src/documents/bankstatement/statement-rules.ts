@@ -72,30 +72,50 @@ const LINE_HEADER_SQL = `SELECT s.processed, s.documentno, s.statementdate, s.c_
 /**
  * A statement line: its number, dates and currency from the statement; a payment gives its
  * partner, invoice and amount; the charge amount is what the statement amount leaves after the
- * transaction and the interest, and needs a charge (the original's MBankStatementLine).
+ * transaction and the interest, and needs a charge (the original's MBankStatementLine). Waits
+ * only for what the operation has not read yet (the header, the line count, a payment), so that
+ * the lines of a long statement after the first run through without waiting.
  */
-export async function statementLineBeforeSave(e: ModelEvent): Promise<void> {
-  const r = e.row;
-  const header = await lineHeader(e, STATEMENT_BALANCE, LINE_HEADER_SQL);
-  if (!header) return;
+export function statementLineBeforeSave(e: ModelEvent): Promise<void> | undefined {
+  const header = lineHeader(e, STATEMENT_BALANCE, LINE_HEADER_SQL);
+  return header instanceof Promise ? header.then((h) => lineOfHeader(e, h)) : lineOfHeader(e, header);
+}
+
+/** The line rule once the statement is read. */
+function lineOfHeader(e: ModelEvent, header: Row | undefined): Promise<void> | undefined {
+  if (!header) return undefined;
   if (header.processed === 'Y') throw invalid(`C_BankStatement ${String(header.documentno ?? '')} is processed: its lines cannot change (column C_BankStatement_ID)`);
-  if (e.type === 'before-new') await numberLine(e, STATEMENT_BALANCE);
+  const numbering = e.type === 'before-new' ? numberLine(e, STATEMENT_BALANCE) : undefined;
+  return numbering ? numbering.then(() => numberedLine(e, header)) : numberedLine(e, header);
+}
+
+/** The line rule once the line has its number: dates, currency, the payment's values and the charge amount. */
+function numberedLine(e: ModelEvent, header: Row): Promise<void> | undefined {
+  const r = e.row;
   for (const c of LINE_DATES) fillEmpty(e, c, header.statementdate);
   fillEmpty(e, 'c_currency_id', header.c_currency_id);
   if (idOf(r.c_payment_id) !== null && idOf(r.c_depositbatch_id) !== null) throw invalid('A bank statement line has either a payment or a deposit batch, not both (column C_Payment_ID)');
   const paymentChanged = e.type === 'before-new' || e.changed.has('c_payment_id');
   const payment = idOf(r.c_payment_id);
   if (paymentChanged && payment !== null) {
-    const p = await paymentOfLine(e, payment);
-    if (p) {
-      r.c_bpartner_id = p.c_bpartner_id;
-      r.c_invoice_id = p.c_invoice_id;
-      if (!(e.type === 'before-new' ? e.given?.has('trxamt') : e.changed.has('trxamt'))) r.trxamt = p.amount;
-      if (isEmptyValue(r.stmtamt)) r.stmtamt = r.trxamt;
-    }
-  } else if (paymentChanged && e.type === 'before-change' && !e.changed.has('trxamt')) {
-    r.trxamt = 0;
+    return paymentOfLine(e, payment).then((p) => {
+      if (p) {
+        r.c_bpartner_id = p.c_bpartner_id;
+        r.c_invoice_id = p.c_invoice_id;
+        if (!(e.type === 'before-new' ? e.given?.has('trxamt') : e.changed.has('trxamt'))) r.trxamt = p.amount;
+        if (isEmptyValue(r.stmtamt)) r.stmtamt = r.trxamt;
+      }
+      chargeOfLine(e);
+    });
   }
+  if (paymentChanged && e.type === 'before-change' && !e.changed.has('trxamt')) r.trxamt = 0;
+  chargeOfLine(e);
+  return undefined;
+}
+
+/** Empty amounts become zero; the charge amount is what the statement amount leaves, and needs a charge. */
+function chargeOfLine(e: ModelEvent): void {
+  const r = e.row;
   for (const c of LINE_AMOUNTS) r[c] ??= 0;
   const charge = sub(sub(dec(r.stmtamt as string), dec(r.trxamt as string)), dec(r.interestamt as string));
   r.chargeamt = toText(charge);

@@ -87,6 +87,18 @@ function holdsNul(input: unknown): boolean {
 
 /** Turns one JSON input value into the stored value of a column, or a 400 naming the column. */
 export async function convertInput(q: Queryable, dict: Dictionary, column: Column, input: unknown, clientId: number): Promise<unknown> {
+  const value = convertInputNow(dict, column, input);
+  return value === NEEDS_LOOKUP ? resolveLookup(q, dict, column, input, clientId) : value;
+}
+
+/** What convertInputNow answers when the input names a record that must be looked up (convertInput then). */
+export const NEEDS_LOOKUP: unique symbol = Symbol('the input names a record to look up');
+
+/**
+ * convertInput without the database: the stored value, or NEEDS_LOOKUP for a reference that is
+ * not given as a plain id (a statement of a thousand lines converts its values without waiting).
+ */
+export function convertInputNow(dict: Dictionary, column: Column, input: unknown): unknown {
   if (input === null || input === undefined) return null;
   const bad = (why = 'Invalid value') => validationError(`${why} for column ${column.name}: ${describe(input)}`);
   // The database stores no NUL character in text (nor as \u0000 in JSON).
@@ -126,7 +138,9 @@ export async function convertInput(q: Queryable, dict: Dictionary, column: Colum
     case 'foreign-key':
     case 'image':
     case 'record-id':
-      return resolveLookup(q, dict, column, input, clientId);
+      // A plain id is taken as it is, as resolveLookup takes it.
+      if (typeof input === 'number' && Number.isSafeInteger(input) && !hasTextKey(dict, column)) return input;
+      return NEEDS_LOOKUP;
     default:
       if (typeof input === 'string') return input;
       if (typeof input === 'number' || typeof input === 'boolean') return String(input);

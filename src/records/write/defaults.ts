@@ -10,7 +10,14 @@ const todayText = (): string => `${isoNow().slice(0, 10)} 00:00:00`;
 
 /** Login-context values a default may name with @#Name@. */
 export function sessionValue(auth: AuthContext, name: string): unknown {
-  switch (name.replace(/^#/, '').toLowerCase()) {
+  return loginValue(auth, sessionKey(name));
+}
+
+/** The name of a login-context value as sessionValue looks it up. */
+const sessionKey = (name: string): string => name.replace(/^#/, '').toLowerCase();
+
+function loginValue(auth: AuthContext, key: string): unknown {
+  switch (key) {
     case 'ad_client_id':
       return auth.clientId;
     case 'ad_org_id':
@@ -140,4 +147,98 @@ export async function evaluateDefault(q: Queryable, col: Column, row: Row, paren
     if (given(value)) return typed(value, col, textKey);
   }
   return null;
+}
+
+/**
+ * One alternative of a column's default made ready for new rows of its table: a literal is typed
+ * once, a variable's name and login-context key are worked out once (see defaultPlan).
+ */
+type PlannedAlternative =
+  | { kind: 'value'; value: unknown }
+  | { kind: 'sysdate'; date: boolean }
+  | { kind: 'variable'; name: string; own: boolean; key: string; dateLike: boolean };
+
+interface PlannedDefault {
+  col: Column;
+  textKey: boolean;
+  alternatives: readonly PlannedAlternative[];
+}
+
+/** The defaults of a table's new rows, when none of them needs a query (null otherwise). */
+export type DefaultPlan = readonly PlannedDefault[] | null;
+
+function planAlternative(alt: Exclude<Alternative, { kind: 'sql' }>, col: Column, textKey: boolean): PlannedAlternative | null {
+  if (alt.kind === 'sysdate') return { kind: 'sysdate', date: col.kind === 'date' };
+  if (alt.kind === 'variable') return { kind: 'variable', name: alt.name, own: !alt.name.startsWith('#'), key: sessionKey(alt.name), dateLike: col.kind === 'date' || col.kind === 'datetime' };
+  // A literal gives the same value on every row; one that gives none is passed over, as defaultWithoutQuery does.
+  const value = literal(alt.text, col, textKey);
+  return given(value) ? { kind: 'value', value: typed(value, col, textKey) } : null;
+}
+
+/**
+ * The defaults of `columns` planned once (a statement of a thousand lines applies them to each):
+ * null when one of them needs a query, which defaultWithoutQuery and evaluateDefault then run.
+ */
+export function defaultPlan(columns: readonly Column[], textKeyOf: (col: Column) => boolean): DefaultPlan {
+  const plan: PlannedDefault[] = [];
+  for (const col of columns) {
+    const text = col.defaultValue?.trim();
+    if (!text) continue;
+    const textKey = textKeyOf(col);
+    const alternatives: PlannedAlternative[] = [];
+    for (const alt of alternativesOf(text)) {
+      if (alt.kind === 'sql') return null;
+      const planned = planAlternative(alt, col, textKey);
+      if (planned) alternatives.push(planned);
+    }
+    plan.push({ col, textKey, alternatives });
+  }
+  return plan;
+}
+
+/** A planned default's value for a row, as defaultWithoutQuery gives it (null when none). */
+function plannedValue(p: PlannedDefault, row: Row, parent: Row | null, auth: AuthContext): unknown {
+  for (const alt of p.alternatives) {
+    let value: unknown;
+    if (alt.kind === 'value') return alt.value;
+    if (alt.kind === 'sysdate') value = alt.date ? todayText() : nowText();
+    else {
+      value = null;
+      if (alt.own) {
+        const own = row[alt.name];
+        if (own !== undefined && own !== null) value = own;
+        else {
+          const fromParent = parent?.[alt.name];
+          if (fromParent !== undefined && fromParent !== null) value = fromParent;
+        }
+      }
+      if (value === null) value = loginValue(auth, alt.key) ?? null;
+      if (value !== null && alt.dateLike && typeof value === 'string' && value.length === 10) value = `${value} 00:00:00`;
+    }
+    if (given(value)) return typed(value, p.col, p.textKey);
+  }
+  return null;
+}
+
+/**
+ * Fills the empty columns of a new row with their planned defaults, in the passes of the
+ * record engine (a default naming another column sees that column's own default).
+ */
+export function applyPlannedDefaults(plan: readonly PlannedDefault[], row: Row, parent: Row | null, auth: AuthContext): void {
+  // The first pass takes the columns the row leaves empty; each later one those still without a value.
+  let pending = plan;
+  for (let pass = 0; pass < 4 && pending.length; pass++) {
+    const still: PlannedDefault[] = [];
+    let tried = 0;
+    for (const p of pending) {
+      const current = row[p.col.dbName];
+      if (current !== undefined && current !== null) continue;
+      tried++;
+      const v = plannedValue(p, row, parent, auth);
+      if (v !== null && v !== undefined) row[p.col.dbName] = v;
+      else still.push(p);
+    }
+    if (still.length === tried) break;
+    pending = still;
+  }
 }

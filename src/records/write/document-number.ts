@@ -61,6 +61,9 @@ async function tableSequence(tx: Queryable, table: Table, clientId: number): Pro
   return rows[0]!;
 }
 
+/** Whether new records of a table may be numbered (it has a DocumentNo or a Value column). */
+export const mayNumber = (table: Table): boolean => table.byName.has('documentno') || table.byName.has('value');
+
 /**
  * Fills DocumentNo (and Value) of a new record when empty or written as <placeholder>: from the
  * document type's sequence when it controls numbers, else from the table's own sequence.

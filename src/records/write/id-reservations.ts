@@ -12,6 +12,11 @@ export class IdReservations {
     this.#free.set(key, [...(this.#free.get(key) ?? []), ...(await nextIds(q, key, count))]);
   }
 
+  /** A reserved id of a table, or undefined when none is left (next() then takes one). */
+  take(tableName: string): number | undefined {
+    return this.#free.get(tableName.toLowerCase())?.shift();
+  }
+
   async next(q: Queryable, tableName: string): Promise<number> {
     const reserved = this.#free.get(tableName.toLowerCase());
     if (reserved?.length) return reserved.shift()!;

@@ -12,9 +12,9 @@ import { StatementNames } from '../read/statements.js';
 import { VERSION, versionExpr } from '../versions/row-version.js';
 import { readPredicate } from '../../access/access.js';
 import { parseBody, type ParsedBody } from './body.js';
-import { convertInput } from './convert-input.js';
-import { defaultWithoutQuery, evaluateDefault, NEEDS_QUERY, sessionValue } from './defaults.js';
-import { assignDocumentNumbers } from './document-number.js';
+import { convertInput, convertInputNow, NEEDS_LOOKUP } from './convert-input.js';
+import { applyPlannedDefaults, defaultPlan, defaultWithoutQuery, evaluateDefault, NEEDS_QUERY, sessionValue, type DefaultPlan } from './defaults.js';
+import { assignDocumentNumbers, mayNumber } from './document-number.js';
 import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
 import { emitModelEvent as emit, type WriteContext } from './write-context.js';
 import { defaultRecordOf } from './default-record.js';
@@ -45,11 +45,15 @@ const nowText = (): string => isoNow().replace('T', ' ').slice(0, 23);
 
 async function convertAll(wc: WriteContext, parsed: ParsedBody): Promise<Map<Column, unknown>> {
   const out = new Map<Column, unknown>();
-  for (const [col, raw] of parsed.values) {
-    if (writesReferencedRecord(col, raw)) out.set(col, await writeReferenced(wc, col, raw as Record<string, unknown>));
-    else out.set(col, await convertInput(wc.tx, wc.dict, col, raw, wc.auth.clientId));
-  }
+  for (const [col, raw] of parsed.values) out.set(col, await convertOne(wc, col, raw));
   return out;
+}
+
+/** One value of a body as stored; a promise only when a referenced record is read or written. */
+function convertOne(wc: WriteContext, col: Column, raw: unknown): unknown {
+  if (writesReferencedRecord(col, raw)) return writeReferenced(wc, col, raw as Record<string, unknown>);
+  const value = convertInputNow(wc.dict, col, raw);
+  return value === NEEDS_LOOKUP ? convertInput(wc.tx, wc.dict, col, raw, wc.auth.clientId) : value;
 }
 
 /** Keys of a reference object that name the referenced record rather than set its columns. */
@@ -129,11 +133,31 @@ function columnsWithDefaults(table: Table): Column[] {
   return list;
 }
 
+const DEFAULT_PLANS = new WeakMap<Table, DefaultPlan>();
+
+/** The planned defaults of a table's new rows, made once per table; null when one needs a query. */
+function defaultsOf(wc: WriteContext, table: Table): DefaultPlan {
+  let plan = DEFAULT_PLANS.get(table);
+  if (plan === undefined) {
+    plan = defaultPlan(columnsWithDefaults(table), (col) => hasTextKey(wc.dict, col));
+    DEFAULT_PLANS.set(table, plan);
+  }
+  return plan;
+}
+
 /**
  * Fills the columns a new record leaves empty with the dictionary default of each column
  * (several passes, so that a default naming another column sees that column's own default).
+ * Defaults that need no query are planned once per table and applied without waiting.
  */
-async function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: Row | null): Promise<void> {
+function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: Row | null): Promise<void> | undefined {
+  const plan = defaultsOf(wc, table);
+  if (!plan) return applyQueriedDefaults(wc, table, row, parent);
+  applyPlannedDefaults(plan, row, parent, wc.auth);
+  return undefined;
+}
+
+async function applyQueriedDefaults(wc: WriteContext, table: Table, row: Row, parent: Row | null): Promise<void> {
   const empty = (c: Column) => row[c.dbName] === undefined || row[c.dbName] === null;
   let pending = columnsWithDefaults(table).filter(empty);
   for (let pass = 0; pass < 4 && pending.length; pass++) {
@@ -157,20 +181,31 @@ async function applyDefaults(wc: WriteContext, table: Table, row: Row, parent: R
  * mandatory columns (false, zero, no attribute set instance), or the referenced table's
  * default record.
  */
-async function applyMandatoryFallbacks(wc: WriteContext, table: Table, row: Row): Promise<void> {
-  const empty = (c: Column) => row[c.dbName] === undefined || row[c.dbName] === null;
-  for (const col of fallbackColumns(table)) {
-    if (!empty(col)) continue;
+function applyMandatoryFallbacks(wc: WriteContext, table: Table, row: Row): Promise<void> | undefined {
+  return fallbacksFrom(wc, fallbackColumns(table), 0, row);
+}
+
+/** The fallbacks of `columns` from the one at `from` on; a promise only when a default record must be read. */
+function fallbacksFrom(wc: WriteContext, columns: readonly Column[], from: number, row: Row): Promise<void> | undefined {
+  for (let i = from; i < columns.length; i++) {
+    const col = columns[i]!;
+    if (row[col.dbName] !== undefined && row[col.dbName] !== null) continue;
     const global = GLOBAL_CONTEXT_COLUMNS.has(col.dbName) ? sessionValue(wc.auth, col.name) : undefined;
     if (global !== undefined && global !== null && global !== 0) row[col.dbName] = global;
     else if (col.kind === 'boolean') row[col.dbName] = 'N';
     else if (col.kind === 'number' || col.kind === 'integer') row[col.dbName] = 0;
     else if (col.referenceId === DisplayType.PAttribute) row[col.dbName] = 0;
-    else if (col.kind === 'foreign-key' && col.lookup) {
-      const id = await defaultRecordOf(wc, col, Number(row.ad_client_id ?? wc.auth.clientId));
-      if (id !== null) row[col.dbName] = id;
-    }
+    else if (col.kind === 'foreign-key' && col.lookup) return fallbackRecord(wc, columns, i, row);
   }
+  return undefined;
+}
+
+/** The column at `at` takes its table's default record (read from the database), then the fallbacks go on. */
+async function fallbackRecord(wc: WriteContext, columns: readonly Column[], at: number, row: Row): Promise<void> {
+  const col = columns[at]!;
+  const id = await defaultRecordOf(wc, col, Number(row.ad_client_id ?? wc.auth.clientId));
+  if (id !== null) row[col.dbName] = id;
+  await fallbacksFrom(wc, columns, at + 1, row);
 }
 
 /** Mandatory columns that take the login context value of the same name when left empty. */
@@ -191,7 +226,10 @@ export async function insertRecords(wc: WriteContext, table: Table, bodies: unkn
   if (table.isView) throw badRequest('Invalid table', `${table.name} is read-only`);
   assertNotDocumentMaintained(table, 'create');
   const prepared: { row: Row; parsed: ParsedBody; given: ReadonlySet<string> }[] = [];
-  for (const body of bodies) prepared.push(await givenValues(wc, table, body, parent));
+  for (const body of bodies) {
+    const values = givenValues(wc, table, body, parent);
+    prepared.push(values instanceof Promise ? await values : values);
+  }
   if (table.keyColumn) await wc.ids.reserve(wc.tx, table.name, bodies.length);
   await wc.events.emitPrepareNew({ table, rows: prepared.map((p) => p.row), tx: wc.tx, dict: wc.dict, auth: wc.auth, memo: wc.memo });
   const results: WriteResult[] = [];
@@ -209,11 +247,46 @@ export async function insertRecords(wc: WriteContext, table: Table, bodies: unkn
   return results;
 }
 
-/** The values a request gives a new record, converted, with the link to its parent. */
-async function givenValues(wc: WriteContext, table: Table, body: unknown, parent: { table: Table; row: Row } | null): Promise<{ row: Row; parsed: ParsedBody; given: ReadonlySet<string> }> {
+interface GivenValues {
+  row: Row;
+  parsed: ParsedBody;
+  given: ReadonlySet<string>;
+}
+
+/**
+ * The values a request gives a new record, converted, with the link to its parent; a promise
+ * only when a value names a record to look up or write (most lines of a statement need none).
+ */
+function givenValues(wc: WriteContext, table: Table, body: unknown, parent: { table: Table; row: Row } | null): GivenValues | Promise<GivenValues> {
   const parsed = parseBody(wc.dict, table, body);
   const row: Row = {};
-  for (const [col, v] of await convertAll(wc, parsed)) row[col.dbName] = v;
+  const entries = parsed.values.entries();
+  for (let next = entries.next(); !next.done; next = entries.next()) {
+    const [col, raw] = next.value;
+    const value = convertOne(wc, col, raw);
+    if (value instanceof Promise) return givenValuesAfter(wc, table, parsed, row, parent, col, value, entries);
+    row[col.dbName] = value;
+  }
+  return withParent(table, parsed, row, parent);
+}
+
+/** The rest of givenValues once a value waits: that value, then the remaining ones in order. */
+async function givenValuesAfter(
+  wc: WriteContext,
+  table: Table,
+  parsed: ParsedBody,
+  row: Row,
+  parent: { table: Table; row: Row } | null,
+  col: Column,
+  pending: Promise<unknown>,
+  rest: Iterator<[Column, unknown]>,
+): Promise<GivenValues> {
+  row[col.dbName] = await pending;
+  for (let next = rest.next(); !next.done; next = rest.next()) row[next.value[0].dbName] = await convertOne(wc, next.value[0], next.value[1]);
+  return withParent(table, parsed, row, parent);
+}
+
+function withParent(table: Table, parsed: ParsedBody, row: Row, parent: { table: Table; row: Row } | null): GivenValues {
   if (parent) {
     const link = detailLink(parent.table, table);
     row[link.dbName] = parent.row[parent.table.keyColumn!.dbName];
@@ -229,7 +302,9 @@ async function givenValues(wc: WriteContext, table: Table, body: unknown, parent
  */
 async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: { table: Table; row: Row } | null, given: ReadonlySet<string>) {
   if (!parent) await lockParentOfNewRow(wc, table.dbName, row);
-  await applyDefaults(wc, table, row, parent?.row ?? null);
+  // The steps that need no database are not waited for: a thousand lines would wait some thousand times.
+  const defaulting = applyDefaults(wc, table, row, parent?.row ?? null);
+  if (defaulting) await defaulting;
   const now = nowText();
   const has = table.byName;
   if (has.has('created')) row.created = now;
@@ -244,11 +319,12 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
   if (orgId !== null && table.accessLevel === '4') row.ad_org_id = 0;
   if (orgId === 0 && table.accessLevel === '1') throw validationError('Fill mandatory fields: AD_Org_ID (records of this table belong to an organization)');
   assertWritableRow(wc.auth, table, clientId, orgId, 'create');
-  if (table.keyColumn) row[table.keyColumn.dbName] = await wc.ids.next(wc.tx, table.name);
+  if (table.keyColumn) row[table.keyColumn.dbName] = wc.ids.take(table.name) ?? (await wc.ids.next(wc.tx, table.name));
   if (table.uuColumn) row[table.uuColumn.dbName] = uuidv7();
-  await assignDocumentNumbers(wc.tx, table, row, clientId ?? wc.auth.clientId);
+  if (mayNumber(table)) await assignDocumentNumbers(wc.tx, table, row, clientId ?? wc.auth.clientId);
   await emit(wc, 'before-new', table, row, null, new Set(Object.keys(row)), given);
-  await applyMandatoryFallbacks(wc, table, row);
+  const fallbacks = applyMandatoryFallbacks(wc, table, row);
+  if (fallbacks) await fallbacks;
   checkMandatory(table, row);
   // Columns the row leaves empty pass the checks as they are.
   const references = checkLocalValues(wc.dict, table, row, checkedColumns(table));
