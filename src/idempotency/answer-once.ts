@@ -19,9 +19,14 @@ class KeyTaken extends Error {
   }
 }
 
-/** The answer to keep and send: the body serialized once, those bytes both kept and sent. */
-function keptAnswer(r: RouteAnswer): KeptAnswer {
-  return { status: r.status, headers: { 'content-type': JSON_TYPE, ...r.headers }, body: Buffer.from(JSON.stringify(r.body)) };
+/**
+ * The answer to keep and send: the body serialized once, its text sent and its UTF-8 bytes kept
+ * (the same bytes on the wire; a text body goes out in one write with the headers, where a buffer
+ * takes a write of its own).
+ */
+function keptAnswer(r: RouteAnswer): KeptAnswer & { text: string } {
+  const text = JSON.stringify(r.body);
+  return { status: r.status, headers: { 'content-type': JSON_TYPE, ...r.headers }, body: Buffer.from(text), text };
 }
 
 /**
@@ -43,7 +48,7 @@ export async function answerOnce(db: Db, req: FastifyRequest, reply: FastifyRepl
     if (r.headers) reply.headers(r.headers);
     return reply.code(r.status).send(r.body);
   }
-  let kept: KeptAnswer;
+  let kept: KeptAnswer & { text: string };
   try {
     kept = await db.tx(async (tx) => {
       const answer = keptAnswer(await work(tx));
@@ -60,7 +65,7 @@ export async function answerOnce(db: Db, req: FastifyRequest, reply: FastifyRepl
     if (held) return answerTakingOver(db, reply, keyed, work);
     throw e;
   }
-  return reply.code(kept.status).headers(kept.headers).send(kept.body);
+  return reply.code(kept.status).headers(kept.headers).send(kept.text);
 }
 
 /**
@@ -75,7 +80,7 @@ async function answerTakingOver(db: Db, reply: FastifyReply, keyed: { scope: Key
       if (claim.kind !== 'claimed') throw new KeyTaken(claim);
       return answer;
     });
-    return reply.code(kept.status).headers(kept.headers).send(kept.body);
+    return reply.code(kept.status).headers(kept.headers).send(kept.text);
   } catch (e) {
     if (e instanceof KeyTaken) return settle(reply, keyed.scope, e.claim);
     const first = await findClaim(db, keyed.scope, keyed.hash).catch(() => null);
