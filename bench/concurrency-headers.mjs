@@ -1,6 +1,6 @@
 // The cost of the concurrency headers (docs/concurrency.md): read, update and create, each without
 // and with its header, through wrk in alternating rounds on one server; prints both figures and
-// their ratio (npm run bench:headers; options: --seconds, --rounds, --warmup, --connections, DATABASE_URL).
+// their ratio (npm run bench:headers; options: --seconds, --rounds, --warmup, --connections, --only read,update,create, DATABASE_URL).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -74,6 +74,10 @@ const SCENARIOS = [
   { key: 'create', title: 'create partner', kind: 'create', header: { name: 'Idempotency-Key', value: 'k-{n}' }, headerText: 'Idempotency-Key (claimed, answer kept)' },
 ];
 
+/** --only read,create: the scenarios to run (all when not given). */
+const onlyAt = process.argv.indexOf('--only');
+const ONLY = onlyAt > 0 ? new Set(process.argv[onlyAt + 1].split(',')) : null;
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
@@ -114,7 +118,7 @@ async function main() {
     log(`Concurrency headers: ${ROUNDS} alternating rounds of ${SECONDS} s, ${CONNECTIONS} connections, ${os.cpus().length} CPUs, load ${os.loadavg()[0].toFixed(1)}`);
     const results = [];
     let run = 0;
-    for (const sc of SCENARIOS) {
+    for (const sc of SCENARIOS.filter((x) => !ONLY || ONLY.has(x.key))) {
       const rps = { without: [], with: [] };
       const p50 = { without: [], with: [] };
       const cpu = { without: [], with: [] };

@@ -51,11 +51,47 @@ function namedQuery(client: pg.PoolClient, text: string, values: unknown[], name
   });
 }
 
+/**
+ * A named statement followed by COMMIT in one round trip: Parse (once per connection), Bind,
+ * Describe and Execute of the statement, then Parse, Bind and Execute of COMMIT, then one Sync.
+ * The server runs them in order and skips what follows an error up to the Sync, so a failed
+ * statement leaves the transaction failed (the caller rolls it back) and commits nothing.
+ */
+class StatementThenCommit extends pg.Query {
+  _getRows(connection: { execute(o: { portal?: string; rows?: number }): void; parse(o: { text: string }): void; bind(o: object): void; sync(): void }): void {
+    connection.execute({ portal: '', rows: 0 });
+    connection.parse({ text: 'COMMIT' });
+    connection.bind({ portal: '', statement: '', values: [] });
+    connection.execute({ portal: '', rows: 0 });
+    connection.sync();
+  }
+}
+
+/** Runs `text` as a named statement and COMMIT after it, in one round trip; answers the statement's result. */
+function namedQueryThenCommit(client: pg.PoolClient, text: string, values: unknown[], name: string): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    const query = new StatementThenCommit(text, values) as pg.Query & { name?: string; callback?: (err: Error | null, res: pg.QueryResult | pg.QueryResult[]) => void };
+    query.name = name;
+    // Two results come back, the statement's and COMMIT's.
+    query.callback = (err, res) => (err ? reject(err) : resolve(Array.isArray(res) ? res[0] : res));
+    client.query(query);
+  });
+}
+
 /** `open` says whether a pooled connection is still this caller's (a late statement must not run on it once released). */
-function clientQueryable(client: pg.PoolClient | pg.Pool, open: () => boolean = () => true): Queryable {
+/** A connection's statements, with COMMIT joined to a last statement where the connection is one client's. */
+type TxQueryable = Queryable & Pick<Tx, 'commitWith'>;
+
+function clientQueryable(client: pg.PoolClient | pg.Pool, open: () => boolean = () => true): TxQueryable {
   const pooled = client instanceof pg.Pool;
   const inTurn = pooled ? <T>(run: () => Promise<T>) => run() : oneAtATime();
   return {
+    commitWith: pooled
+      ? undefined
+      : async <R>(text: string, params: readonly unknown[], o: Required<QueryOptions>) => {
+          if (!open()) throw new Error('a statement came after its connection was given back');
+          return wrapResult<R>(await inTurn(() => namedQueryThenCommit(client, text, params as unknown[], o.name)));
+        },
     async query<R>(text: string, params: readonly unknown[] = [], o?: QueryOptions) {
       if (!open()) throw new Error('a statement came after its connection was given back');
       // Text and values as two arguments: a config object is copied by the driver on every query.
@@ -74,10 +110,11 @@ type Independent = NonNullable<Tx['independent']>;
 /** Notifications a transaction sent, delivered to this instance's listeners once it commits. */
 type Sent = [channel: string, payload: string][];
 
-function wrapTx(q: Queryable, independent: Independent, sent: Sent): Tx {
+function wrapTx(q: TxQueryable, independent: Independent, sent: Sent): Tx {
   const self: Tx = {
     independent,
     query: q.query,
+    commitWith: q.commitWith,
     async savepoint<T>(fn: (t: Tx) => Promise<T>): Promise<T> {
       const name = `sp_${++savepointCounter}`;
       const mark = sent.length;
@@ -106,15 +143,25 @@ function wrapTx(q: Queryable, independent: Independent, sent: Sent): Tx {
  * connection's one queue, so that a statement of the work still waiting its turn runs before the
  * ROLLBACK, never after the connection went back to the pool.
  */
-async function inTransaction<T>(pool: pg.Pool, fn: (q: Queryable) => Promise<T>, committed?: () => void): Promise<T> {
+async function inTransaction<T>(pool: pg.Pool, fn: (q: TxQueryable) => Promise<T>, committed?: () => void): Promise<T> {
   const client = await pool.connect();
   let held = true;
   let broken: Error | undefined;
-  const q = clientQueryable(client, () => held);
+  let commitDone = false;
+  const base = clientQueryable(client, () => held);
+  const commitWith = base.commitWith!;
+  const q: TxQueryable = {
+    ...base,
+    async commitWith(text, params, o) {
+      const r = await commitWith(text, params, o);
+      commitDone = true;
+      return r;
+    },
+  };
   try {
     await q.query('BEGIN');
     const out = await fn(q);
-    await q.query('COMMIT');
+    if (!commitDone) await q.query('COMMIT');
     committed?.();
     return out;
   } catch (e) {

@@ -33,6 +33,14 @@ export interface Tx extends Queryable {
    * ends). Null where the database has a single connection (embedded PGlite): there the work
    * joins this transaction.
    */
+  /**
+   * Runs the transaction's last statement and commits the transaction with it. Where the driver
+   * can (a PostgreSQL server), the statement and COMMIT go in one round trip: when the statement
+   * fails, the server skips the COMMIT and the transaction fails with the statement's error. Absent
+   * where a statement costs no round trip (embedded PGlite): there the caller runs the statement
+   * with `query` and the transaction commits as usual.
+   */
+  readonly commitWith?: (text: string, params: readonly unknown[], options: Required<QueryOptions>) => Promise<QueryResult<Record<string, unknown>>>;
   readonly independent: (<T>(fn: (q: Queryable) => Promise<T>, options?: IndependentOptions) => Promise<T>) | null;
   /**
    * NOTIFY on commit. Listeners of this instance hear it as soon as the commit returns, before

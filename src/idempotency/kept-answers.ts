@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../db/types.js';
+import type { Queryable, Tx } from '../db/types.js';
 import { toBuffer } from '../db/type-parsers.js';
 
 /** Whose request a key belongs to, and which request: the same key elsewhere is another key. */
@@ -59,15 +59,24 @@ const CLAIM_ANSWERED = `INSERT INTO ${TABLE} AS r (ad_client_id, scope_digest, a
         headers = EXCLUDED.headers, body = EXCLUDED.body, lease_until = EXCLUDED.lease_until, expires_at = EXCLUDED.expires_at
     ${TAKEN_WHEN}
   RETURNING 1 AS claimed`;
-const FIND = `SELECT request_hash, status, headers, body FROM ${TABLE} WHERE ${KEY}`;
+// The first answer to a key no row holds: a plain INSERT, whose unique check is all it costs
+// beyond the row (no speculative insertion); a row of the key fails it with a unique violation.
+const KEEP_FIRST = `INSERT INTO ${TABLE} (ad_client_id, scope_digest, ad_user_id, idempotency_key, request_hash, lease_until, expires_at, status, headers, body)
+  VALUES ($1, $2, $3, $4, $5, now(), now() + ${KEPT_HOURS} * interval '1 hour', $6, $7, $8)`;
+const FIND = `SELECT request_hash, status, headers, body, expires_at < now() AS expired, lease_until < now() AS lease_over FROM ${TABLE} WHERE ${KEY}`;
 
-/** What became of the request that holds the key, if one does. */
+/**
+ * What became of the request that holds the key, if one does. A row a claim would take (expired,
+ * or left by a run that died, for the same request) holds nothing: null.
+ */
 export async function findClaim(q: Queryable, scope: KeyScope, requestHash: string): Promise<Exclude<Claim, { kind: 'claimed' }> | null> {
-  const { rows } = await q.query<{ request_hash: string; status: number | null; headers: Record<string, string> | string | null; body: unknown }>(FIND, keyValues(scope), {
-    name: 'idempotency_find',
-  });
+  const { rows } = await q.query<{ request_hash: string; status: number | null; headers: Record<string, string> | string | null; body: unknown; expired: boolean; lease_over: boolean }>(
+    FIND,
+    keyValues(scope),
+    { name: 'idempotency_find_live' },
+  );
   const row = rows[0];
-  if (!row) return null;
+  if (!row || row.expired || (row.status === null && row.lease_over && row.request_hash === requestHash)) return null;
   if (row.request_hash !== requestHash) return { kind: 'other-request' };
   if (row.status === null) return { kind: 'running' };
   const headers = typeof row.headers === 'string' ? (JSON.parse(row.headers) as Record<string, string>) : (row.headers ?? {});
@@ -97,6 +106,27 @@ export async function claimAnswered(q: Queryable, scope: KeyScope, requestHash: 
   });
   if (taken.rows.length) return { kind: 'claimed' };
   return (await findClaim(q, scope, requestHash)) ?? { kind: 'running' };
+}
+
+/**
+ * Takes a key no row holds and keeps its answer, as the last statement of the work's transaction,
+ * and commits the transaction (in the same round trip where the database allows). When a row of
+ * the key is there, or comes while this runs (a concurrent run of the key: the statement waits
+ * for it to commit or roll back), the statement fails with a unique violation (`isKeyHeld`) and
+ * nothing commits.
+ */
+export async function keepFirstAnswer(tx: Tx, scope: KeyScope, requestHash: string, answer: KeptAnswer): Promise<void> {
+  const values = [...keyValues(scope), scope.userId, scope.key, requestHash, answer.status, JSON.stringify(answer.headers), answer.body];
+  const o = { name: 'idempotency_keep_first' };
+  if (tx.commitWith) await tx.commitWith(KEEP_FIRST, values, o);
+  else await tx.query(KEEP_FIRST, values, o);
+}
+
+/** Whether an error is keepFirstAnswer's unique violation: a row of the key was there. */
+export function isKeyHeld(e: unknown): boolean {
+  const err = e as { code?: unknown; constraint?: unknown; message?: unknown } | null;
+  if (!err || err.code !== '23505') return false;
+  return err.constraint === 'idempotent_answer_pkey' || (typeof err.message === 'string' && err.message.includes('"idempotent_answer_pkey"'));
 }
 
 /** Keeps the answer of a claimed key. */
