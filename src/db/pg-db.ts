@@ -72,8 +72,13 @@ function namedQueryThenCommit(client: pg.PoolClient, text: string, values: unkno
   return new Promise((resolve, reject) => {
     const query = new StatementThenCommit(text, values) as pg.Query & { name?: string; callback?: (err: Error | null, res: pg.QueryResult | pg.QueryResult[]) => void };
     query.name = name;
-    // Two results come back, the statement's and COMMIT's.
-    query.callback = (err, res) => (err ? reject(err) : resolve(Array.isArray(res) ? res[0] : res));
+    // Two results come back, the statement's and COMMIT's. Anything else means the driver did not
+    // send COMMIT (its internals changed): fail, so that the caller rolls the transaction back.
+    query.callback = (err, res) => {
+      if (err) return reject(err);
+      if (Array.isArray(res) && res.length === 2 && res[1]!.command === 'COMMIT') return resolve(res[0]!);
+      reject(new Error('the statement came back without its COMMIT'));
+    };
     client.query(query);
   });
 }
