@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { AuthContext } from '../../../src/auth/context.js';
 import type { Column } from '../../../src/dictionary/model.js';
-import { defaultWithoutQuery, evaluateDefault, NEEDS_QUERY } from '../../../src/records/write/defaults.js';
+import { applyPlannedDefaults, defaultPlan, defaultWithoutQuery, evaluateDefault, NEEDS_QUERY } from '../../../src/records/write/defaults.js';
 import type { Queryable } from '../../../src/db/types.js';
 
 const auth = { clientId: 11, userId: 100, roleId: 102, orgId: 11, warehouseId: 103, language: 'en_US' } as AuthContext;
@@ -40,5 +40,38 @@ describe('column defaults', () => {
     assert.deepEqual(q.statements, ['SELECT x FROM t WHERE c = $1']);
     const before = column('integer', '7;@SQL=SELECT 1');
     assert.equal(defaultWithoutQuery(before, {}, null, auth), 7, 'a value before the query alternative needs no query');
+  });
+
+  it('plans a table\'s defaults once and fills rows as the per-row evaluation does, or has no plan when one needs a query', () => {
+    const named = (dbName: string, kind: Column['kind'], defaultValue: string): Column => ({ dbName, name: dbName, kind, defaultValue }) as Column;
+    const columns = [
+      named('isactive', 'boolean', "'Y'"),
+      named('qty', 'integer', '10'),
+      named('ad_org_id', 'foreign-key', '@#AD_Org_ID@'),
+      named('c_bpartner_id', 'foreign-key', '@C_BPartner_ID@'),
+      named('description', 'string', '@Missing@;fallback'),
+      named('dateacct', 'date', 'SYSDATE'),
+      named('note', 'string', ''),
+    ];
+    const plan = defaultPlan(columns, () => false);
+    assert.ok(plan);
+    for (const [row, parent] of [
+      [{}, null],
+      [{ c_bpartner_id: 118, qty: 3 }, { c_bpartner_id: 117 }],
+      [{}, { c_bpartner_id: 117 }],
+    ] as [Record<string, unknown>, Record<string, unknown> | null][]) {
+      const planned = { ...row };
+      applyPlannedDefaults(plan, planned, parent, auth);
+      const evaluated: Record<string, unknown> = { ...row };
+      for (const col of columns) {
+        if (evaluated[col.dbName] !== undefined) continue;
+        const v = defaultWithoutQuery(col, evaluated, parent, auth);
+        if (v !== null) evaluated[col.dbName] = v;
+      }
+      // SYSDATE is the clock's: compared by its form.
+      assert.match(String(planned.dateacct), /^\d{4}-\d\d-\d\d 00:00:00$/);
+      assert.deepEqual({ ...planned, dateacct: 'd' }, { ...evaluated, dateacct: 'd' }, JSON.stringify(row));
+    }
+    assert.equal(defaultPlan([...columns, named('m_pricelist_id', 'foreign-key', '@SQL=SELECT 1')], () => false), null);
   });
 });
