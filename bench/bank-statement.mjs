@@ -4,8 +4,10 @@
 // then the same statements replayed once by pgbench on a copy of the database as it was before,
 // for the ratio replay time / service time (target >= 0.5: the service takes at most twice what
 // PostgreSQL alone needs for its SQL).
-// Databases: <name>_pre (migrated demo with the payments), <name>_run (the service's) and
-// <name>_replay (pgbench's), on DATABASE_URL's server (default dictum_bench on 127.0.0.1:5432);
+// The statements are learnt by an instance behind a recording relay; the time is that of a second
+// instance, connected directly, doing the same on its own copy.
+// Databases: <name>_pre (migrated demo with the payments), <name>_run (the recorded service's),
+// <name>_timed (the timed service's) and <name>_replay (pgbench's), on DATABASE_URL's server (default dictum_bench on 127.0.0.1:5432);
 // dropped at the end unless --keep.
 import path from 'node:path';
 import os from 'node:os';
@@ -27,6 +29,8 @@ const option = (name, def) => {
 const LINES = option('lines', 1000);
 /** Lines of the warm-up statement (its own payments), run through the instance before the measured one. */
 const WARMUP = option('warmup', 200);
+/** How many warm-up statements (each of --warmup lines, each on payments of its own). */
+const WARMUPS = option('warmups', 1);
 const keep = process.argv.includes('--keep');
 /** --profile: the server runs with a V8 CPU profile; the measured statement's steps are summarized from it. */
 const profileDir = process.argv.includes('--profile') ? fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bank-profile-')) : null;
@@ -53,7 +57,7 @@ const drop = (names) => admin(async (c) => {
 
 /** The demo database, migrated, with LINES (and WARMUP) completed unreconciled payments of the bank account (receipts and vendor payments). */
 async function preparePre() {
-  await drop([`${base}_pre`, `${base}_run`, `${base}_replay`]);
+  await drop([`${base}_pre`, `${base}_run`, `${base}_timed`, `${base}_replay`]);
   await admin((c) => c.query(`CREATE DATABASE "${base}_pre"`));
   const migrated = spawnSync(process.execPath, ['dist/src/main.js', 'migrate'], { cwd: root, env: { ...process.env, DATABASE_URL: url('pre'), LOG_LEVEL: 'warn' }, encoding: 'utf8' });
   if (migrated.status !== 0) throw new Error(`migrate failed: ${migrated.stderr.slice(-1500)}`);
@@ -67,13 +71,14 @@ async function preparePre() {
               CASE WHEN i % 3 = 0 THEN 'N' ELSE 'Y' END, $2, CASE WHEN i % 2 = 0 THEN 117 ELSE 118 END, 100, current_date, current_date,
               10 + (i % 500) + (i % 100) / 100.0, 0, 0, 0, 'K', 'S', 'CO', 'CL', 'Y', 'Y', 'N', 'N', 'N', 'N'
          FROM generate_series(0, $3 - 1) i`,
-      [FIRST_PAYMENT, BANK_ACCOUNT, LINES + WARMUP],
+      [FIRST_PAYMENT, BANK_ACCOUNT, LINES + WARMUP * WARMUPS],
     );
   } finally {
     await c.end();
   }
   await admin(async (a) => {
     await a.query(`CREATE DATABASE "${base}_run" TEMPLATE "${base}_pre"`);
+    await a.query(`CREATE DATABASE "${base}_timed" TEMPLATE "${base}_pre"`);
     await a.query(`CREATE DATABASE "${base}_replay" TEMPLATE "${base}_pre"`);
   });
 }
@@ -151,26 +156,30 @@ async function statementThroughApi(server, token, lines, pg) {
 }
 
 /**
- * The measured statement, recorded, after a warm-up statement of its own payments (the instance
- * loads and compiles its code on first use, as it would have long done in service): {ms, steps,
- * statements, documentNo, summary}.
+ * The measured statement after the warm-up statements, each on its own payments (the instance
+ * loads and compiles its code on first use, as it would have long done in service), on the
+ * database `<base>_<suffix>`: {ms, steps, statements, documentNo, summary}. With `record`, the
+ * instance reaches PostgreSQL through the recording relay and `statements` lists what it sent for
+ * the measured statement; without, it connects directly (the relay's extra hop on every round
+ * trip is not the service's time, and pgbench's replay does not pay it either).
  */
-async function runService(lines, warmup) {
-  const recorder = await startRecorder({ host: '127.0.0.1', port: Number(new URL(baseUrl).port || 5432) });
-  const nodeArgs = profileDir ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [];
-  const server = await startDictum({ root, databaseUrl: withHostPort(url('run'), '127.0.0.1', recorder.port), port: await freePort(), nodeArgs });
-  const pg = { admin: await connect(withDatabase(baseUrl, 'postgres')), datname: `${base}_run` };
+async function runService(lines, warmup, { suffix, record }) {
+  const recorder = record ? await startRecorder({ host: '127.0.0.1', port: Number(new URL(baseUrl).port || 5432) }) : null;
+  const nodeArgs = profileDir && !record ? ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', profileDir] : [];
+  const databaseUrl = recorder ? withHostPort(url(suffix), '127.0.0.1', recorder.port) : url(suffix);
+  const server = await startDictum({ root, databaseUrl, port: await freePort(), nodeArgs });
+  const pg = { admin: await connect(withDatabase(baseUrl, 'postgres')), datname: `${base}_${suffix}` };
   try {
     const token = await login(server.baseUrl);
-    if (warmup.length) await statementThroughApi(server, token, warmup, pg);
+    for (let i = 0; i < warmup.length; i += WARMUP) await statementThroughApi(server, token, warmup.slice(i, i + WARMUP), pg);
     await waitIdle(server.pid);
-    recorder.clear();
+    recorder?.clear();
     const run = await statementThroughApi(server, token, lines, pg);
-    return { ...run, statements: recorder.statements() };
+    return { ...run, statements: recorder ? recorder.statements() : [] };
   } finally {
     await pg.admin.end();
     await server.stop();
-    await recorder.close();
+    await recorder?.close();
   }
 }
 
@@ -233,8 +242,10 @@ try {
   await preparePre();
   const all = await statementLines();
   const lines = all.slice(0, LINES);
-  console.log(`bank statement benchmark: ${lines.length} lines (after a warm-up statement of ${WARMUP}), prepared in ${Math.round((performance.now() - preparing) / 1000)} s`);
-  const service = await runService(lines, all.slice(LINES));
+  console.log(`bank statement benchmark: ${lines.length} lines (after ${WARMUPS} warm-up statement${WARMUPS === 1 ? '' : 's'} of ${WARMUP}), prepared in ${Math.round((performance.now() - preparing) / 1000)} s`);
+  const recorded = await runService(lines, all.slice(LINES), { suffix: 'run', record: true });
+  const service = { ...(await runService(lines, all.slice(LINES), { suffix: 'timed', record: false })), statements: recorded.statements };
+  if (service.documentNo !== recorded.documentNo || service.summary !== recorded.summary) throw new Error(`the timed run (${service.documentNo}, ${service.summary}) differs from the recorded one (${recorded.documentNo}, ${recorded.summary})`);
   const replayMs = await replay(service.statements);
   const ratio = Math.round((replayMs / service.ms) * 100) / 100;
   console.log(`statement ${service.documentNo}: created, ${service.summary.toLowerCase()}, completed through the API in ${Math.round(service.ms)} ms (create ${service.steps.create}, match ${service.steps.match}, complete ${service.steps.complete})`);
@@ -248,5 +259,5 @@ try {
   if (profileDir) printProfile(service.windows);
   if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, serverCpuMs: service.serverCpuMs, postgresCpuMs: service.postgresCpuMs, replayMs: Math.round(replayMs), ratio }));
 } finally {
-  if (!keep) await drop([`${base}_run`, `${base}_replay`, `${base}_pre`]);
+  if (!keep) await drop([`${base}_run`, `${base}_timed`, `${base}_replay`, `${base}_pre`]);
 }

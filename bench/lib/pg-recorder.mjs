@@ -89,8 +89,8 @@ export function decodeBind(payload) {
 export async function startRecorder({ host, port, path }) {
   const executed = [];
   const sockets = new Set();
-  const server = net.createServer((client) => {
-    const upstream = path ? net.connect({ path }) : net.connect({ host, port });
+  const server = net.createServer({ noDelay: true }, (client) => {
+    const upstream = path ? net.connect({ path }) : net.connect({ host, port, noDelay: true });
     sockets.add(client);
     sockets.add(upstream);
     const prepared = new Map();
