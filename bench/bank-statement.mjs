@@ -1,4 +1,4 @@
-// Bank statement benchmark (npm run bench:bank; build first): after a warm-up statement of --warmup
+// Bank statement benchmark (npm run bench:bank; build first): after --warmups (3) warm-up statements of --warmup
 // lines (default 200), a statement of --lines lines (default 1000) read from the bank, matched to as many payments by the Bank Statement Matcher and
 // completed, through the API, timed, with every SQL statement the service ran recorded on the wire;
 // then the same statements replayed once by pgbench on a copy of the database as it was before,
@@ -30,7 +30,7 @@ const LINES = option('lines', 1000);
 /** Lines of the warm-up statement (its own payments), run through the instance before the measured one. */
 const WARMUP = option('warmup', 200);
 /** How many warm-up statements (each of --warmup lines, each on payments of its own). */
-const WARMUPS = option('warmups', 1);
+const WARMUPS = option('warmups', 3);
 const keep = process.argv.includes('--keep');
 /** --profile: the server runs with a V8 CPU profile; the measured statement's steps are summarized from it. */
 const profileDir = process.argv.includes('--profile') ? fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-bank-profile-')) : null;

@@ -87,9 +87,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
  */
 async function cpuTicks(client, serverPid, database) {
   const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
-  let total = readCpuTicks(serverPid) ?? 0;
-  for (const r of rows) total += readCpuTicks(r.pid) ?? 0;
-  return total;
+  const server = readCpuTicks(serverPid) ?? 0;
+  let sessions = 0;
+  for (const r of rows) sessions += readCpuTicks(r.pid) ?? 0;
+  return { total: server + sessions, server, sessions };
 }
 const TICK_MS = 10;
 
@@ -122,6 +123,8 @@ async function main() {
       const rps = { without: [], with: [] };
       const p50 = { without: [], with: [] };
       const cpu = { without: [], with: [] };
+      // The same CPU per request, the server's and its database sessions' apart.
+      const split = { without: [], with: [] };
       for (let round = -WARMUP; round < ROUNDS; round++) {
         // Alternating which variant goes first spreads the drift of a busy machine over both.
         const order = round % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
@@ -136,9 +139,11 @@ async function main() {
           });
           const r = parseWrkOutput(out);
           if (r.errors) throw new Error(`${sc.title} ${variant}: ${r.errors} errors (non-2xx ${r.non2xx})`);
-          const spent = ((await cpuTicks(client, server.pid, databaseName(url))) - before) * TICK_MS;
+          const after = await cpuTicks(client, server.pid, databaseName(url));
+          const spent = (after.total - before.total) * TICK_MS;
           if (round < 0) continue; // warm-up rounds: compiled code and caches ready for both
           cpu[variant].push(spent / r.requests);
+          split[variant].push({ server: ((after.server - before.server) * TICK_MS) / r.requests, sessions: ((after.sessions - before.sessions) * TICK_MS) / r.requests });
           rps[variant].push(r.rps);
           p50[variant].push(r.p50);
         }
@@ -162,6 +167,10 @@ async function main() {
         withCpuMs: cpuWith,
         costRatio: median(roundRatios),
         roundRatios,
+        withoutServerMs: median(split.without.map((x) => x.server)),
+        withServerMs: median(split.with.map((x) => x.server)),
+        withoutSessionsMs: median(split.without.map((x) => x.sessions)),
+        withSessionsMs: median(split.with.map((x) => x.sessions)),
         withoutP50Ms: median(p50.without),
         withP50Ms: median(p50.with),
       });
@@ -175,6 +184,9 @@ async function main() {
     log('');
     log('CPU ms/req: server process plus its database sessions, per request (median of the rounds). Cost: with / without within each round, median over the rounds; 1.05 = 5% more with the header.');
     for (const r of results) log(`${r.title}: cost per round ${r.roundRatios.map((x) => x.toFixed(3)).join(' ')}`);
+    for (const r of results) {
+      log(`${r.title}: server CPU ms/req ${r.withoutServerMs.toFixed(3)} without, ${r.withServerMs.toFixed(3)} with; database sessions ${r.withoutSessionsMs.toFixed(3)} without, ${r.withSessionsMs.toFixed(3)} with`);
+    }
     if (process.argv.includes('--json')) log(JSON.stringify(results));
   } finally {
     await server.stop();
