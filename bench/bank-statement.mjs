@@ -8,7 +8,8 @@
 // instance, connected directly, doing the same on its own copy.
 // Databases: <name>_pre (migrated demo with the payments), <name>_run (the recorded service's),
 // <name>_timed (the timed service's) and <name>_replay (pgbench's), on DATABASE_URL's server (default dictum_bench on 127.0.0.1:5432);
-// dropped at the end unless --keep.
+// dropped at the end unless --keep. BANK_BENCH_DUMP=<file> writes the recorded statements to a file and
+// BANK_BENCH_ANSWERS=<file> the answers of the three requests of each run (the last run's stays), to compare builds.
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -142,6 +143,7 @@ async function statementThroughApi(server, token, lines, pg) {
   const ms = steps.create + steps.match + steps.complete;
   const cpuMs = (i) => (ticks[i + 1] - ticks[i]) * TICK_MS;
   if (matched.isError || matched.summary !== `Matched ${lines.length} of ${lines.length} lines`) throw new Error(`the matcher answered: ${JSON.stringify(matched)}`);
+  if (process.env.BANK_BENCH_ANSWERS) fs.writeFileSync(process.env.BANK_BENCH_ANSWERS, JSON.stringify({ created, matched, done }, null, 1));
   const status = typeof done.DocStatus === 'object' ? done.DocStatus.id : done.DocStatus;
   if (status !== 'CO') throw new Error(`the statement ended in ${status}`);
   return {
