@@ -64,16 +64,21 @@ function widen(a: Decimal, scale: number): bigint {
   return a.units * pow10(scale - a.scale);
 }
 
+// Amounts of one currency mostly share their scale: add and sub then leave the units as they are.
 export function add(a: DecimalInput, b: DecimalInput): Decimal {
   const x = dec(a);
   const y = dec(b);
+  if (x.scale === y.scale) return { units: x.units + y.units, scale: x.scale };
   const scale = Math.max(x.scale, y.scale);
   return { units: widen(x, scale) + widen(y, scale), scale };
 }
 
 export function sub(a: DecimalInput, b: DecimalInput): Decimal {
   const y = dec(b);
-  return add(a, { units: -y.units, scale: y.scale });
+  const x = dec(a);
+  if (x.scale === y.scale) return { units: x.units - y.units, scale: x.scale };
+  const scale = Math.max(x.scale, y.scale);
+  return { units: widen(x, scale) - widen(y, scale), scale };
 }
 
 export function mul(a: DecimalInput, b: DecimalInput): Decimal {

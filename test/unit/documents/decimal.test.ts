@@ -24,6 +24,12 @@ describe('decimal values', () => {
     assert.equal(compare(add(0.1, 0.2), 0.3), 0);
     assert.equal(compare(1, 2), -1);
     assert.ok(isZero('0.000'));
+    // The widest scale of the two, whether their scales are the same or not.
+    assert.equal(toText(add('1.25', '-1.25')), '0.00');
+    assert.equal(toText(sub('1.5', '0.25')), '1.25');
+    assert.equal(toText(sub('0.25', '1.5')), '-1.25');
+    assert.equal(toText(sub(3, '3.00')), '0.00');
+    assert.throws(() => sub('x', 'y'), /Not a decimal number: y/);
   });
 
   it('rounds HALF_UP: ties away from zero, like the original', () => {
