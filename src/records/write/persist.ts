@@ -293,7 +293,7 @@ function withParent(table: Table, parsed: ParsedBody, row: Row, parent: { table:
     row[link.dbName] = parent.row[parent.table.keyColumn!.dbName];
     for (const c of ['ad_client_id', 'ad_org_id']) if (row[c] === undefined && table.byName.has(c)) row[c] = parent.row[c];
   }
-  return { row, parsed, given: new Set(Object.keys(row)) };
+  return { row, parsed, given: columnSet(GIVEN_SETS, table, row) };
 }
 
 /** A new row on its way through completeNewRow, and what the steps work out for it. */
@@ -310,6 +310,24 @@ interface NewRow {
 interface NewRowChecks {
   clientId: number;
   references: ReferenceCheck[];
+}
+
+/** The last set of columns made per table, with the column names it was made of. */
+type ColumnSets = WeakMap<Table, { names: string[]; set: Set<string> }>;
+const GIVEN_SETS: ColumnSets = new WeakMap();
+const NEW_ROW_SETS: ColumnSets = new WeakMap();
+
+/**
+ * The set of the columns a row sets: rows of one table that set the same columns in the same order
+ * (the lines of a statement) share one. Model events' sets are read, never changed, by their handlers.
+ */
+function columnSet(sets: ColumnSets, table: Table, row: Row): Set<string> {
+  const names = Object.keys(row);
+  const last = sets.get(table);
+  if (last && last.names.length === names.length && last.names.every((name, i) => name === names[i])) return last.set;
+  const set = new Set(names);
+  sets.set(table, { names, set });
+  return set;
 }
 
 /**
@@ -330,7 +348,7 @@ const NEW_ROW_STEPS: readonly ((n: NewRow) => Promise<void> | undefined)[] = [
   (n) => applyDefaults(n.wc, n.table, n.row, n.parent?.row ?? null),
   standardColumns,
   (n) => (mayNumber(n.table) ? assignDocumentNumbers(n.wc.tx, n.table, n.row, n.clientId ?? n.wc.auth.clientId) : undefined),
-  (n) => emit(n.wc, 'before-new', n.table, n.row, null, new Set(Object.keys(n.row)), n.given),
+  (n) => emit(n.wc, 'before-new', n.table, n.row, null, columnSet(NEW_ROW_SETS, n.table, n.row), n.given),
   (n) => applyMandatoryFallbacks(n.wc, n.table, n.row),
 ];
 
