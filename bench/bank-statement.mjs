@@ -8,7 +8,8 @@
 // instance, connected directly, doing the same on its own copy.
 // Databases: <name>_pre (migrated demo with the payments), <name>_run (the recorded service's),
 // <name>_timed (the timed service's) and <name>_replay (pgbench's), on DATABASE_URL's server (default dictum_bench on 127.0.0.1:5432);
-// dropped at the end unless --keep.
+// dropped at the end unless --keep. BANK_BENCH_DUMP=<file> writes the recorded statements to a file and
+// BANK_BENCH_ANSWERS=<file> the answers of the three requests of each run (the last run's stays), to compare builds.
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
@@ -101,6 +102,29 @@ async function call(server, token, method, p, body) {
   return JSON.parse(text);
 }
 
+/** Nanoseconds a thread has run (schedstat, exact where /proc/<pid>/stat counts 10 ms ticks); null without it. */
+function threadNs(pid, tid) {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return null;
+  }
+}
+
+/** The server's main thread (which runs the service's JavaScript) and the rest of its threads (V8's compiler and GC helpers, libuv's pool): ns run. */
+function serverNs(pid) {
+  let others = 0;
+  let tids = [];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return null;
+  }
+  for (const tid of tids) if (Number(tid) !== pid) others += threadNs(pid, tid) ?? 0;
+  const main = threadNs(pid, pid);
+  return main === null ? null : { main, others };
+}
+
 /** CPU ticks of each PostgreSQL backend serving a database (by pid, from /proc; the server runs on this machine). */
 async function backendTicks(admin, datname) {
   const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [datname]);
@@ -116,6 +140,7 @@ async function statementThroughApi(server, token, lines, pg) {
   // The same for the PostgreSQL backends of its database, read between the steps on a connection of their own.
   const pgTicks = [await backendTicks(pg.admin, pg.datname)];
   const ticks = [readCpuTicks(server.pid)];
+  const ns = [serverNs(server.pid)];
   // The steps' bounds on the monotonic clock V8's CPU profile is timed by (microseconds).
   const clock = () => Number(process.hrtime.bigint() / 1000n);
   const bounds = [clock()];
@@ -124,30 +149,37 @@ async function statementThroughApi(server, token, lines, pg) {
   const created = await call(server, token, 'POST', '/api/v1/models/c_bankstatement', { C_BankAccount_ID: BANK_ACCOUNT, C_BankStatementLine: lines });
   at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
+  ns.push(serverNs(server.pid));
   bounds.push(clock());
   pgTicks.push(await backendTicks(pg.admin, pg.datname));
   at.push(performance.now());
   const matched = await call(server, token, 'POST', '/api/v1/processes/c_bankstatement_matcher', { 'model-name': 'c_bankstatement', 'record-id': created.id });
   at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
+  ns.push(serverNs(server.pid));
   bounds.push(clock());
   pgTicks.push(await backendTicks(pg.admin, pg.datname));
   at.push(performance.now());
   const done = await call(server, token, 'PUT', `/api/v1/models/c_bankstatement/${created.id}`, { 'doc-action': 'CO' });
   at.push(performance.now());
   ticks.push(readCpuTicks(server.pid));
+  ns.push(serverNs(server.pid));
   bounds.push(clock());
   pgTicks.push(await backendTicks(pg.admin, pg.datname));
   const steps = { create: at[1] - at[0], match: at[3] - at[2], complete: at[5] - at[4] };
   const ms = steps.create + steps.match + steps.complete;
   const cpuMs = (i) => (ticks[i + 1] - ticks[i]) * TICK_MS;
+  const threadMs = (i, which) => (ns[i] && ns[i + 1] ? Math.round((ns[i + 1][which] - ns[i][which]) / 1e5) / 10 : null);
   if (matched.isError || matched.summary !== `Matched ${lines.length} of ${lines.length} lines`) throw new Error(`the matcher answered: ${JSON.stringify(matched)}`);
+  if (process.env.BANK_BENCH_ANSWERS) fs.writeFileSync(process.env.BANK_BENCH_ANSWERS, JSON.stringify({ created, matched, done }, null, 1));
   const status = typeof done.DocStatus === 'object' ? done.DocStatus.id : done.DocStatus;
   if (status !== 'CO') throw new Error(`the statement ended in ${status}`);
   return {
     ms,
     steps: { create: Math.round(steps.create), match: Math.round(steps.match), complete: Math.round(steps.complete) },
     serverCpuMs: { create: cpuMs(0), match: cpuMs(1), complete: cpuMs(2) },
+    mainThreadMs: { create: threadMs(0, 'main'), match: threadMs(1, 'main'), complete: threadMs(2, 'main') },
+    otherThreadsMs: { create: threadMs(0, 'others'), match: threadMs(1, 'others'), complete: threadMs(2, 'others') },
     postgresCpuMs: { create: backendMs(pgTicks[0], pgTicks[1]), match: backendMs(pgTicks[1], pgTicks[2]), complete: backendMs(pgTicks[2], pgTicks[3]) },
     documentNo: done.DocumentNo,
     summary: matched.summary,
@@ -251,13 +283,19 @@ try {
   console.log(`statement ${service.documentNo}: created, ${service.summary.toLowerCase()}, completed through the API in ${Math.round(service.ms)} ms (create ${service.steps.create}, match ${service.steps.match}, complete ${service.steps.complete})`);
   const cpu = service.serverCpuMs;
   console.log(`server CPU: ${cpu.create + cpu.match + cpu.complete} ms (create ${cpu.create}, match ${cpu.match}, complete ${cpu.complete})`);
+  const main = service.mainThreadMs;
+  const others = service.otherThreadsMs;
+  if (main.create !== null) {
+    const sum = (x) => Math.round((x.create + x.match + x.complete) * 10) / 10;
+    console.log(`of which its main thread: ${sum(main)} ms (create ${main.create}, match ${main.match}, complete ${main.complete}); its other threads: ${sum(others)} ms (create ${others.create}, match ${others.match}, complete ${others.complete})`);
+  }
   const pgCpu = service.postgresCpuMs;
   console.log(`PostgreSQL backends' CPU: ${pgCpu.create + pgCpu.match + pgCpu.complete} ms (create ${pgCpu.create}, match ${pgCpu.match}, complete ${pgCpu.complete})`);
   console.log(`SQL statements: ${service.statements.length}`);
   console.log(`pgbench replay of the same SQL: ${Math.round(replayMs)} ms`);
   console.log(`ratio (replay / service): ${ratio.toFixed(2)}x (target >= 0.5x) ${ratio >= 0.5 ? 'met' : 'NOT met'}`);
   if (profileDir) printProfile(service.windows);
-  if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, serverCpuMs: service.serverCpuMs, postgresCpuMs: service.postgresCpuMs, replayMs: Math.round(replayMs), ratio }));
+  if (process.argv.includes('--json')) console.log(JSON.stringify({ lines: lines.length, statements: service.statements.length, serviceMs: Math.round(service.ms), steps: service.steps, serverCpuMs: service.serverCpuMs, mainThreadMs: service.mainThreadMs, otherThreadsMs: service.otherThreadsMs, postgresCpuMs: service.postgresCpuMs, replayMs: Math.round(replayMs), ratio }));
 } finally {
   if (!keep) await drop([`${base}_run`, `${base}_timed`, `${base}_replay`, `${base}_pre`]);
 }

@@ -26,12 +26,13 @@ export function uuidv7(now = Date.now()): string {
     randomFillSync(randomPool);
     randomAt = 0;
   }
-  const b = Buffer.allocUnsafe(16);
-  b.writeUIntBE(now, 0, 6);
-  randomPool.copy(b, 6, randomAt, randomAt + RANDOM_PER_UUID);
+  const at = randomAt;
   randomAt += RANDOM_PER_UUID;
-  b[6] = (b[6]! & 0x0f) | 0x70;
-  b[8] = (b[8]! & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  // The version and variant bits set in the pool itself, and its bytes written as hex from there:
+  // no buffer of its own per UUID (a statement of a thousand lines makes a thousand).
+  randomPool[at] = (randomPool[at]! & 0x0f) | 0x70;
+  randomPool[at + 2] = (randomPool[at + 2]! & 0x3f) | 0x80;
+  const r = randomPool.toString('hex', at, at + RANDOM_PER_UUID);
+  const t = now.toString(16).padStart(12, '0');
+  return `${t.slice(0, 8)}-${t.slice(8, 12)}-${r.slice(0, 4)}-${r.slice(4, 8)}-${r.slice(8)}`;
 }

@@ -64,16 +64,21 @@ function widen(a: Decimal, scale: number): bigint {
   return a.units * pow10(scale - a.scale);
 }
 
+// Amounts of one currency mostly share their scale: add and sub then leave the units as they are.
 export function add(a: DecimalInput, b: DecimalInput): Decimal {
   const x = dec(a);
   const y = dec(b);
+  if (x.scale === y.scale) return { units: x.units + y.units, scale: x.scale };
   const scale = Math.max(x.scale, y.scale);
   return { units: widen(x, scale) + widen(y, scale), scale };
 }
 
 export function sub(a: DecimalInput, b: DecimalInput): Decimal {
   const y = dec(b);
-  return add(a, { units: -y.units, scale: y.scale });
+  const x = dec(a);
+  if (x.scale === y.scale) return { units: x.units - y.units, scale: x.scale };
+  const scale = Math.max(x.scale, y.scale);
+  return { units: widen(x, scale) - widen(y, scale), scale };
 }
 
 export function mul(a: DecimalInput, b: DecimalInput): Decimal {
@@ -119,7 +124,27 @@ export const isZero = (a: DecimalInput): boolean => dec(a).units === 0n;
 
 /** Plain decimal text, every digit of the scale kept ("23.00", "-0.5"). */
 export function toText(a: DecimalInput): string {
-  const x = dec(a);
+  if (typeof a !== 'string') return textOf(dec(a));
+  // Texts repeat as amounts do (a statement's facts write each amount several times): each is rewritten once while it stays in use.
+  let text = TEXTS.get(a);
+  if (text === undefined) {
+    text = textOf(dec(a));
+    if (TEXTS.size >= PARSED_MAX) TEXTS.clear();
+    TEXTS.set(a, text);
+  }
+  return text;
+}
+
+const TEXTS = new Map<string, string>();
+
+/** The text of -a, every digit of the scale kept (a zero keeps its text, as 0 - a does). */
+export function negated(a: DecimalInput): string {
+  const text = toText(a);
+  if (dec(text).units === 0n) return text;
+  return text.charCodeAt(0) === 45 ? text.slice(1) : `-${text}`;
+}
+
+function textOf(x: Decimal): string {
   if (x.scale === 0) return x.units.toString();
   const negative = x.units < 0n;
   const digits = (negative ? -x.units : x.units).toString().padStart(x.scale + 1, '0');

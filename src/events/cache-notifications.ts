@@ -13,10 +13,12 @@ export const ACCESS_TABLES = new Set(['ad_role', 'ad_role_orgaccess', 'ad_user_o
  * pg_notify inside the write's transaction is delivered only if that transaction commits.
  */
 export function registerCacheNotifications(events: ModelEvents): void {
-  const notify = async (e: ModelEvent) => {
-    if (DICTIONARY_TABLES.has(e.table.dbName)) await e.tx.notify(DICTIONARY_CHANNEL, e.table.dbName);
-    else if (e.table.dbName === 'ad_sysconfig') await e.tx.notify(SYSCONFIG_CHANNEL, String(e.row.name ?? ''));
-    else if (ACCESS_TABLES.has(e.table.dbName)) await e.tx.notify(ACCESS_CHANNEL, e.table.dbName);
+  // Writes of other tables pass without waiting.
+  const notify = (e: ModelEvent): Promise<void> | undefined => {
+    if (DICTIONARY_TABLES.has(e.table.dbName)) return e.tx.notify(DICTIONARY_CHANNEL, e.table.dbName);
+    if (e.table.dbName === 'ad_sysconfig') return e.tx.notify(SYSCONFIG_CHANNEL, String(e.row.name ?? ''));
+    if (ACCESS_TABLES.has(e.table.dbName)) return e.tx.notify(ACCESS_CHANNEL, e.table.dbName);
+    return undefined;
   };
   for (const type of ['after-new', 'after-change', 'after-delete'] as const) events.on(type, null, notify);
 }

@@ -122,24 +122,31 @@ export async function writeDeliveries(o: OutboxOptions, q: Queryable, subs: read
 export function registerOutbox(o: OutboxOptions): void {
   const { s } = o;
   for (const [code, type] of Object.entries(WEBHOOK_EVENT_SOURCES)) {
-    s.events.on(type, null, async (e) => {
-      const table = e.table;
-      const all = await o.subscriptions!.find(table.id, code, e.tx);
-      if (!all || !table.keyColumn) return;
-      const clientId = Number(e.row.ad_client_id ?? e.auth.clientId);
-      const subs = all.filter((x) => x.clientId === clientId);
-      if (!subs.length) return;
-      if ((await s.sysConfig.get('REST_WEBHOOK_ENABLED', clientId, 0, e.tx))?.trim().toUpperCase() !== 'Y') return;
-      const id = Number(e.row[table.keyColumn.dbName]);
-      if (type === 'after-delete') {
-        await writeDeliveries(o, e.tx, subs, table, code, id, serializeRecord(e.dict, table, e.row));
-        return;
-      }
-      // Read back once the whole write is done, so the payload shows the record as saved (totals included).
-      e.defer(`webhook:${code}:${table.dbName}:${id}`, async () => {
-        const record = await readRecord(e.tx, e, table, id);
-        if (record) await writeDeliveries(o, e.tx, subs, table, code, id, record);
-      });
+    s.events.on(type, null, (e) => {
+      // Most writes are of tables nobody subscribed to: they pass without waiting.
+      const found = o.subscriptions!.find(e.table.id, code, e.tx);
+      if (found instanceof Promise) return found.then((all) => outboxOf(o, code, type, e, all));
+      return found ? outboxOf(o, code, type, e, found) : undefined;
     });
   }
+}
+
+/** The deliveries of an event to the subscriptions of its table and code (of any client). */
+async function outboxOf(o: OutboxOptions, code: string, type: ModelEventType, e: ModelEvent, all: Subscription[] | undefined): Promise<void> {
+  const table = e.table;
+  if (!all || !table.keyColumn) return;
+  const clientId = Number(e.row.ad_client_id ?? e.auth.clientId);
+  const subs = all.filter((x) => x.clientId === clientId);
+  if (!subs.length) return;
+  if ((await o.s.sysConfig.get('REST_WEBHOOK_ENABLED', clientId, 0, e.tx))?.trim().toUpperCase() !== 'Y') return;
+  const id = Number(e.row[table.keyColumn.dbName]);
+  if (type === 'after-delete') {
+    await writeDeliveries(o, e.tx, subs, table, code, id, serializeRecord(e.dict, table, e.row));
+    return;
+  }
+  // Read back once the whole write is done, so the payload shows the record as saved (totals included).
+  e.defer(`webhook:${code}:${table.dbName}:${id}`, async () => {
+    const record = await readRecord(e.tx, e, table, id);
+    if (record) await writeDeliveries(o, e.tx, subs, table, code, id, record);
+  });
 }

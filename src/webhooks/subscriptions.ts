@@ -49,14 +49,19 @@ export class SubscriptionCache {
     }
   }
 
-  /** Read in the caller's transaction (the embedded database has one connection, which it holds). */
-  async find(tableId: number, code: string, q: Queryable = this.db): Promise<Subscription[] | undefined> {
-    let index = this.#cache.get('all');
-    if (!index) {
-      const started = this.#cache.readStarted();
-      index = await load(q);
-      if (!this.#changedIn.has(q)) this.#cache.set('all', index, started);
-    }
+  /**
+   * Read in the caller's transaction (the embedded database has one connection, which it holds);
+   * a promise only while the subscriptions are read, so that a write of a thousand rows does not wait a thousand times.
+   */
+  find(tableId: number, code: string, q: Queryable = this.db): Subscription[] | undefined | Promise<Subscription[] | undefined> {
+    const index = this.#cache.get('all');
+    return index ? index.get(subscriptionKey(tableId, code)) : this.#loadFind(tableId, code, q);
+  }
+
+  async #loadFind(tableId: number, code: string, q: Queryable): Promise<Subscription[] | undefined> {
+    const started = this.#cache.readStarted();
+    const index = await load(q);
+    if (!this.#changedIn.has(q)) this.#cache.set('all', index, started);
     return index.get(subscriptionKey(tableId, code));
   }
 

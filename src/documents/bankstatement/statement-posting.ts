@@ -1,4 +1,4 @@
-import { compare, dec, isZero, sub, toText, type DecimalInput } from '../decimal.js';
+import { compare, dec, isZero, negated, toText, type DecimalInput } from '../decimal.js';
 import { ident } from '../../db/sql.js';
 import { accountSchema, type Fact } from '../accounting/facts.js';
 import { chargeAccountOf } from '../accounting/charge-account.js';
@@ -42,8 +42,7 @@ export async function bankAccountsOf(d: DocumentContext, bankAccountId: unknown)
 
 /** A fact of a signed amount: a positive one debits the account, a negative one credits it (the original's Fact.createLine). */
 export function signedFact(account: number, amount: DecimalInput, extra: Partial<Fact> = {}): Fact {
-  const a = dec(amount);
-  return compare(a, 0) >= 0 ? { ...extra, account, dr: toText(a) } : { ...extra, account, cr: negate(a) };
+  return dec(amount).units >= 0n ? { ...extra, account, dr: toText(amount) } : { ...extra, account, cr: negated(amount) };
 }
 
 export interface StatementLine {
@@ -101,4 +100,4 @@ export async function statementFacts(d: DocumentContext, lines: readonly Stateme
   return facts;
 }
 
-export const negate = (v: DecimalInput): string => toText(sub(0, v));
+export const negate = negated;

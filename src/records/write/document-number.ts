@@ -68,12 +68,22 @@ export const mayNumber = (table: Table): boolean => table.byName.has('documentno
  * Fills DocumentNo (and Value) of a new record when empty or written as <placeholder>: from the
  * document type's sequence when it controls numbers, else from the table's own sequence.
  */
-export async function assignDocumentNumbers(tx: Tx, table: Table, row: Row, clientId: number): Promise<void> {
-  for (const colName of ['documentno', 'value']) {
-    const column = table.byName.get(colName);
-    if (!column || column.columnSql || !needsNumber(row[colName])) continue;
-    // A search key is numbered only where it is required (an optional Value, like a user's, stays empty).
-    if (colName === 'value' && (!column.isMandatory || NO_VALUE_NUMBERS.has(table.dbName) || table.dbName.startsWith('t_'))) continue;
+export function assignDocumentNumbers(tx: Tx, table: Table, row: Row, clientId: number): Promise<void> | undefined {
+  // A promise only when there is something to number (lines have numbers of their own, or none).
+  return takesNumber(table, row, 'documentno') || takesNumber(table, row, 'value') ? numberRow(tx, table, row, clientId) : undefined;
+}
+
+/** Whether a column of a new row takes a number. */
+function takesNumber(table: Table, row: Row, colName: 'documentno' | 'value'): boolean {
+  const column = table.byName.get(colName);
+  if (!column || column.columnSql || !needsNumber(row[colName])) return false;
+  // A search key is numbered only where it is required (an optional Value, like a user's, stays empty).
+  return colName !== 'value' || (column.isMandatory && !NO_VALUE_NUMBERS.has(table.dbName) && !table.dbName.startsWith('t_'));
+}
+
+async function numberRow(tx: Tx, table: Table, row: Row, clientId: number): Promise<void> {
+  for (const colName of ['documentno', 'value'] as const) {
+    if (!takesNumber(table, row, colName)) continue;
     const docTypeId = colName === 'documentno' ? (row.c_doctypetarget_id ?? row.c_doctype_id) : null;
     const fromDocType = docTypeId ? await takeFromDocType(tx, docTypeId, row) : null;
     row[colName] = fromDocType ?? (await withCounter(tx, async (q) => take(q, await tableSequence(q, table, clientId), row)));

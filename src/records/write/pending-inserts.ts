@@ -19,7 +19,7 @@ export interface PendingInsert {
 
 const INSERT_NAMES = new StatementNames('ins', 300);
 
-type AfterInsert = (table: Table, saved: Row, columns: Set<string>) => Promise<void>;
+type AfterInsert = (table: Table, saved: Row, columns: Set<string>) => Promise<void> | undefined;
 
 /**
  * New records held back until the operation next talks to the database: then the references of
@@ -66,7 +66,8 @@ export class PendingInserts {
     for (const [i, p] of run.entries()) {
       const row = (byKey && key ? byKey.get(String(p.row[key.dbName])) : saved[i]) ?? saved[i]!;
       p.saved(row);
-      await this.afterInsert(table, row, inserted);
+      const after = this.afterInsert(table, row, inserted);
+      if (after) await after;
     }
   }
 }

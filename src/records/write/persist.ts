@@ -15,7 +15,7 @@ import { parseBody, type ParsedBody } from './body.js';
 import { convertInput, convertInputNow, NEEDS_LOOKUP } from './convert-input.js';
 import { applyPlannedDefaults, defaultPlan, defaultWithoutQuery, evaluateDefault, NEEDS_QUERY, sessionValue, type DefaultPlan } from './defaults.js';
 import { assignDocumentNumbers, mayNumber } from './document-number.js';
-import { checkLocalValues, checkMandatory, checkValues } from './validate.js';
+import { checkLocalValues, checkMandatory, checkValues, type ReferenceCheck } from './validate.js';
 import { emitModelEvent as emit, type WriteContext } from './write-context.js';
 import { defaultRecordOf } from './default-record.js';
 import { isoNow } from './clock-text.js';
@@ -235,7 +235,8 @@ export async function insertRecords(wc: WriteContext, table: Table, bodies: unkn
   const results: WriteResult[] = [];
   for (const { row, parsed, given } of prepared) {
     const result: WriteResult = { table, row, details: new Map() };
-    const { clientId, references } = await completeNewRow(wc, table, row, parent, given);
+    const completed = completeNewRow(wc, table, row, parent, given);
+    const { clientId, references } = completed instanceof Promise ? await completed : completed;
     wc.pending.add({ table, row, clientId, references, saved: (saved) => (result.row = saved) });
     if (parsed.details.length) {
       await wc.pending.flush();
@@ -292,19 +293,76 @@ function withParent(table: Table, parsed: ParsedBody, row: Row, parent: { table:
     row[link.dbName] = parent.row[parent.table.keyColumn!.dbName];
     for (const c of ['ad_client_id', 'ad_org_id']) if (row[c] === undefined && table.byName.has(c)) row[c] = parent.row[c];
   }
-  return { row, parsed, given: new Set(Object.keys(row)) };
+  return { row, parsed, given: columnSet(GIVEN_SETS, table, row) };
+}
+
+/** A new row on its way through completeNewRow, and what the steps work out for it. */
+interface NewRow {
+  wc: WriteContext;
+  table: Table;
+  row: Row;
+  parent: { table: Table; row: Row } | null;
+  given: ReadonlySet<string>;
+  clientId: number | null;
+}
+
+/** What a completed new row still needs: its client, and the references to verify with the others'. */
+interface NewRowChecks {
+  clientId: number;
+  references: ReferenceCheck[];
+}
+
+/** The last set of columns made per table, with the column names it was made of. */
+type ColumnSets = WeakMap<Table, { names: string[]; set: Set<string> }>;
+const GIVEN_SETS: ColumnSets = new WeakMap();
+const NEW_ROW_SETS: ColumnSets = new WeakMap();
+
+/**
+ * The set of the columns a row sets: rows of one table that set the same columns in the same order
+ * (the lines of a statement) share one. Model events' sets are read, never changed, by their handlers.
+ */
+function columnSet(sets: ColumnSets, table: Table, row: Row): Set<string> {
+  const names = Object.keys(row);
+  const last = sets.get(table);
+  if (last && last.names.length === names.length && last.names.every((name, i) => name === names[i])) return last.set;
+  const set = new Set(names);
+  sets.set(table, { names, set });
+  return set;
 }
 
 /**
  * Everything a new row goes through before it is written: defaults, standard columns, access,
  * id, uuid and numbers, before-new rules, mandatory fallbacks and the checks that need no
- * database. Returns the references still to verify.
+ * database. Returns the references still to verify; a promise only when a step has to wait
+ * (a thousand lines would otherwise wait some thousand times for nothing).
  */
-async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: { table: Table; row: Row } | null, given: ReadonlySet<string>) {
-  if (!parent) await lockParentOfNewRow(wc, table.dbName, row);
-  // The steps that need no database are not waited for: a thousand lines would wait some thousand times.
-  const defaulting = applyDefaults(wc, table, row, parent?.row ?? null);
-  if (defaulting) await defaulting;
+function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: { table: Table; row: Row } | null, given: ReadonlySet<string>): NewRowChecks | Promise<NewRowChecks> {
+  const n: NewRow = { wc, table, row, parent, given, clientId: null };
+  const waiting = newRowStepsFrom(n, 0);
+  return waiting ? waiting.then(() => checkNewRow(n)) : checkNewRow(n);
+}
+
+/** The steps of a new row in order, each after the previous one is done. */
+const NEW_ROW_STEPS: readonly ((n: NewRow) => Promise<void> | undefined)[] = [
+  (n) => (n.parent ? undefined : lockParentOfNewRow(n.wc, n.table.dbName, n.row)),
+  (n) => applyDefaults(n.wc, n.table, n.row, n.parent?.row ?? null),
+  standardColumns,
+  (n) => (mayNumber(n.table) ? assignDocumentNumbers(n.wc.tx, n.table, n.row, n.clientId ?? n.wc.auth.clientId) : undefined),
+  (n) => emit(n.wc, 'before-new', n.table, n.row, null, columnSet(NEW_ROW_SETS, n.table, n.row), n.given),
+  (n) => applyMandatoryFallbacks(n.wc, n.table, n.row),
+];
+
+function newRowStepsFrom(n: NewRow, from: number): Promise<void> | undefined {
+  for (let i = from; i < NEW_ROW_STEPS.length; i++) {
+    const waiting = NEW_ROW_STEPS[i]!(n);
+    if (waiting) return waiting.then(() => newRowStepsFrom(n, i + 1));
+  }
+  return undefined;
+}
+
+/** Stamps, client and organisation, access, id and uuid; a promise only when the id must be read. */
+function standardColumns(n: NewRow): Promise<void> | undefined {
+  const { wc, table, row } = n;
   const now = nowText();
   const has = table.byName;
   if (has.has('created')) row.created = now;
@@ -314,21 +372,36 @@ async function completeNewRow(wc: WriteContext, table: Table, row: Row, parent: 
   if (has.has('isactive')) row.isactive ??= 'Y';
   const clientId = table.byName.has('ad_client_id') ? Number(row.ad_client_id ?? wc.auth.clientId) : null;
   if (clientId !== null) row.ad_client_id = clientId;
+  n.clientId = clientId;
   const orgId = table.byName.has('ad_org_id') ? Number(row.ad_org_id ?? 0) : null;
   if (orgId !== null) row.ad_org_id = orgId;
   if (orgId !== null && table.accessLevel === '4') row.ad_org_id = 0;
   if (orgId === 0 && table.accessLevel === '1') throw validationError('Fill mandatory fields: AD_Org_ID (records of this table belong to an organization)');
   assertWritableRow(wc.auth, table, clientId, orgId, 'create');
-  if (table.keyColumn) row[table.keyColumn.dbName] = wc.ids.take(table.name) ?? (await wc.ids.next(wc.tx, table.name));
+  const key = table.keyColumn;
+  if (!key) return withUuid(table, row);
+  const id = wc.ids.take(table.name);
+  if (id === undefined) {
+    return wc.ids.next(wc.tx, table.name).then((next) => {
+      row[key.dbName] = next;
+      withUuid(table, row);
+    });
+  }
+  row[key.dbName] = id;
+  return withUuid(table, row);
+}
+
+function withUuid(table: Table, row: Row): undefined {
   if (table.uuColumn) row[table.uuColumn.dbName] = uuidv7();
-  if (mayNumber(table)) await assignDocumentNumbers(wc.tx, table, row, clientId ?? wc.auth.clientId);
-  await emit(wc, 'before-new', table, row, null, new Set(Object.keys(row)), given);
-  const fallbacks = applyMandatoryFallbacks(wc, table, row);
-  if (fallbacks) await fallbacks;
-  checkMandatory(table, row);
+  return undefined;
+}
+
+/** The checks of a completed new row that need no database; the references are verified later, with the other rows'. */
+function checkNewRow(n: NewRow): NewRowChecks {
+  checkMandatory(n.table, n.row);
   // Columns the row leaves empty pass the checks as they are.
-  const references = checkLocalValues(wc.dict, table, row, checkedColumns(table));
-  return { clientId: clientId ?? wc.auth.clientId, references };
+  const references = checkLocalValues(n.wc.dict, n.table, n.row, checkedColumns(n.table));
+  return { clientId: n.clientId ?? n.wc.auth.clientId, references };
 }
 
 /**

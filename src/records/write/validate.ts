@@ -65,21 +65,43 @@ export interface RowReferences {
  */
 export async function verifyReferences(q: Queryable, rows: RowReferences[]): Promise<void> {
   const distinct = new Map<string, ReferenceCheck>();
-  const keyOf = (r: ReferenceCheck) => `${r.target.dbName}.${r.key.dbName}:${String(r.id)}`;
-  // Each reference's key is made once: a statement of a thousand lines has some thousands.
-  const keys = rows.map((r) => r.references.map(keyOf));
-  rows.forEach((r, i) => r.references.forEach((c, j) => void (distinct.has(keys[i]![j]!) || distinct.set(keys[i]![j]!, c))));
+  const keyOf = referenceKeys();
+  // Each reference's key is made once: a statement of a thousand lines has some thousands, most naming the same few records.
+  const keys: string[][] = [];
+  for (const r of rows) {
+    const ofRow: string[] = [];
+    for (const c of r.references) {
+      const key = keyOf(c);
+      ofRow.push(key);
+      if (!distinct.has(key)) distinct.set(key, c);
+    }
+    keys.push(ofRow);
+  }
   if (!distinct.size) return;
   const owners = await referenceOwners(q, [...distinct.values()]);
   const ownerOf = new Map([...distinct.keys()].map((k, i) => [k, owners[i]]));
-  for (const [i, { row, clientId, references }] of rows.entries()) {
-    for (const [j, r] of references.entries()) {
+  for (let i = 0; i < rows.length; i++) {
+    const { row, clientId, references } = rows[i]!;
+    for (let j = 0; j < references.length; j++) {
+      const r = references[j]!;
       const owner = ownerOf.get(keys[i]![j]!);
       const found = owner !== null && owner !== undefined && (owner === NO_CLIENT || owner === 0 || owner === clientId);
       if (!found && Number(r.id) === 0 && !r.column.isMandatory) row[r.column.dbName] = null;
       else if (!found) throw validationError(`Foreign ID ${String(r.id)} not found in ${r.column.name}`);
     }
   }
+}
+
+/** The text naming a referenced record (table, key column, id), made once per record for one verification. */
+function referenceKeys(): (r: ReferenceCheck) => string {
+  const byKeyColumn = new Map<Column, Map<number | string, string>>();
+  return (r) => {
+    let ids = byKeyColumn.get(r.key);
+    if (!ids) byKeyColumn.set(r.key, (ids = new Map()));
+    let key = ids.get(r.id);
+    if (key === undefined) ids.set(r.id, (key = `${r.target.dbName}.${r.key.dbName}:${String(r.id)}`));
+    return key;
+  };
 }
 
 export interface ReferenceCheck {

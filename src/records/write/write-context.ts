@@ -28,21 +28,23 @@ export function modelEventOf(wc: WriteContext, type: ModelEventType, table: Tabl
   return e;
 }
 
+const DONE = Promise.resolve();
+
 /** The defer and raise of a write operation's events, made once per operation (a thousand-line statement raises some thousands). */
 const HOOKS = new WeakMap<WriteContext, Pick<ModelEvent, 'defer' | 'raise'>>();
 
 function hooksOf(wc: WriteContext): Pick<ModelEvent, 'defer' | 'raise'> {
   let hooks = HOOKS.get(wc);
   if (!hooks) {
-    hooks = { defer: (key, work) => wc.deferred.add(key, work), raise: (t, tb, r, o, c) => emitModelEvent(wc, t, tb, r, o, c) };
+    hooks = { defer: (key, work) => wc.deferred.add(key, work), raise: (t, tb, r, o, c) => emitModelEvent(wc, t, tb, r, o, c) ?? DONE };
     HOOKS.set(wc, hooks);
   }
   return hooks;
 }
 
-/** Raises a model event of a write operation. */
-export async function emitModelEvent(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>, given?: ReadonlySet<string>): Promise<void> {
-  await wc.events.emit(modelEventOf(wc, type, table, row, old, changed, given));
+/** Raises a model event of a write operation; a promise only when a handler has to wait. */
+export function emitModelEvent(wc: WriteContext, type: ModelEventType, table: Table, row: Row, old: Row | null, changed: Set<string>, given?: ReadonlySet<string>): Promise<void> | undefined {
+  return wc.events.emit(modelEventOf(wc, type, table, row, old, changed, given));
 }
 
 /**
@@ -53,7 +55,7 @@ export async function emitModelEvent(wc: WriteContext, type: ModelEventType, tab
 export function createWriteContext(dict: Dictionary, auth: AuthContext, tx: Tx, events: ModelEvents): WriteContext {
   const memo = new OperationMemo();
   let wc: WriteContext;
-  const pending = new PendingInserts(tx, memo, async (table, saved, columns) => emitModelEvent(wc, 'after-new', table, saved, null, columns));
+  const pending = new PendingInserts(tx, memo, (table, saved, columns) => emitModelEvent(wc, 'after-new', table, saved, null, columns));
   const flushing: Tx = {
     base: tx,
     independent: tx.independent,

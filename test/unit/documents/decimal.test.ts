@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { add, compare, dec, div, isZero, mul, round, sub, toNumber, toText } from '../../../src/documents/decimal.js';
+import { add, compare, dec, div, isZero, mul, negated, round, sub, toNumber, toText } from '../../../src/documents/decimal.js';
 
 describe('decimal values', () => {
   it('reads numbers, decimal text and exponents exactly', () => {
@@ -24,6 +24,12 @@ describe('decimal values', () => {
     assert.equal(compare(add(0.1, 0.2), 0.3), 0);
     assert.equal(compare(1, 2), -1);
     assert.ok(isZero('0.000'));
+    // The widest scale of the two, whether their scales are the same or not.
+    assert.equal(toText(add('1.25', '-1.25')), '0.00');
+    assert.equal(toText(sub('1.5', '0.25')), '1.25');
+    assert.equal(toText(sub('0.25', '1.5')), '-1.25');
+    assert.equal(toText(sub(3, '3.00')), '0.00');
+    assert.throws(() => sub('x', 'y'), /Not a decimal number: y/);
   });
 
   it('rounds HALF_UP: ties away from zero, like the original', () => {
@@ -41,5 +47,21 @@ describe('decimal values', () => {
     assert.equal(toText(div(-2, 3, 2)), '-0.67');
     assert.equal(toText(div('106', '1.06', 2)), '100.00');
     assert.throws(() => div(1, 0, 2), RangeError);
+  });
+
+  it('writes a text and its negation as 0 - a would, however often asked', () => {
+    for (let i = 0; i < 3; i++) {
+      assert.equal(toText(' 12.50'), '12.50');
+      assert.equal(toText('+007.10'), '7.10');
+      assert.equal(toText('-0.00'), '0.00');
+      assert.equal(negated('12.50'), toText(sub(0, '12.50')));
+      assert.equal(negated('-0.5'), '0.5');
+      assert.equal(negated('-0.00'), '0.00');
+      assert.equal(negated('0.000'), toText(sub(0, '0.000')));
+      assert.equal(negated(7), '-7');
+      assert.equal(negated(dec('1.5e3')), '-1500');
+    }
+    assert.throws(() => toText('abc'), RangeError);
+    assert.throws(() => negated('1.2.3'), RangeError);
   });
 });
