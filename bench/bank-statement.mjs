@@ -1,5 +1,5 @@
 // Bank statement benchmark (npm run bench:bank; build first): after --warmups (3) warm-up statements of --warmup
-// lines (default 200), a statement of --lines lines (default 1000) read from the bank, matched to as many payments by the Bank Statement Matcher and
+// lines (default: as many as --lines), a statement of --lines lines (default 1000) read from the bank, matched to as many payments by the Bank Statement Matcher and
 // completed, through the API, timed, with every SQL statement the service ran recorded on the wire;
 // then the same statements replayed once by pgbench on a copy of the database as it was before,
 // for the ratio replay time / service time (target >= 0.5: the service takes at most twice what
@@ -29,7 +29,7 @@ const option = (name, def) => {
 };
 const LINES = option('lines', 1000);
 /** Lines of the warm-up statement (its own payments), run through the instance before the measured one. */
-const WARMUP = option('warmup', 200);
+const WARMUP = option('warmup', LINES);
 /** How many warm-up statements (each of --warmup lines, each on payments of its own). */
 const WARMUPS = option('warmups', 3);
 const keep = process.argv.includes('--keep');
