@@ -5,7 +5,8 @@
 // one (PUT {"doc-action":"CO"} with the headers fetch sends, on a socket of each side's own written
 // to as it is; --http: through node:http), so that both meet the
 // same load of a shared machine. Prints each one's mean time and CPU a completion (/proc, the
-// server process and its database's backends) and its answer's length.
+// server process and its database's backends), its answer's length, and whether the last answers
+// of both are alike but for times and uuids (the two databases are made the same way: same ids).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDatabaseName, connect, defaultDatabaseUrl, withDatabase } from './lib/database.mjs';
@@ -66,15 +67,17 @@ try {
     // Each goes first every other time.
     for (const s of i % 2 ? [...sides].reverse() : sides) {
       const started = performance.now();
-      s.chars = await completeOn(s, s.ids[i]);
+      s.answer = await completeOn(s, s.ids[i]);
       s.ms += performance.now() - started;
     }
   }
   for (const s of sides) {
     const u = await s.meter.stop();
     const perShipment = (cores) => ((cores * u.seconds * 1000) / shipments).toFixed(2);
-    console.log(`${s.label} (${s.root}): ${shipments} completions, mean ${(s.ms / shipments).toFixed(2)} ms; CPU a completion: server ${perShipment(u.server)} ms, backends ${perShipment(u.backends)} ms; answer ${s.chars} characters`);
+    console.log(`${s.label} (${s.root}): ${shipments} completions, mean ${(s.ms / shipments).toFixed(2)} ms; CPU a completion: server ${perShipment(u.server)} ms, backends ${perShipment(u.backends)} ms; answer ${s.answer.length} characters`);
   }
+  const masked = (text) => text.replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?/g, '<time>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>');
+  console.log(`last answers alike (times and uuids aside): ${masked(sides[0].answer) === masked(sides[1].answer) ? 'yes' : 'NO'}`);
 } finally {
   for (const s of sides) {
     s.agent?.destroy();

@@ -25,8 +25,8 @@ function completedText(id, status, encoding, raw) {
 
 /**
  * Completes shipment `id` (PUT /api/v1/models/m_inout/{id} {"doc-action":"CO"}) on `at`
- * ({server: {baseUrl}, token, agent}) through node:http; answers the answer's length in
- * characters, an error unless it is 200 with the shipment completed.
+ * ({server: {baseUrl}, token, agent}) through node:http; answers the answer's text, an error
+ * unless it is 200 with the shipment completed.
  */
 export function completeShipment(at, id) {
   const u = new URL(`${at.server.baseUrl}/api/v1/models/m_inout/${id}`);
@@ -38,7 +38,7 @@ export function completeShipment(at, id) {
       res.on('error', reject);
       res.on('end', () => {
         try {
-          resolve(completedText(id, res.statusCode, res.headers['content-encoding'], Buffer.concat(chunks)).length);
+          resolve(completedText(id, res.statusCode, res.headers['content-encoding'], Buffer.concat(chunks)));
         } catch (e) {
           reject(e);
         }
@@ -149,12 +149,12 @@ export function rawConnection(baseUrl) {
 
 /**
  * The completion of `completeShipment` on `at` ({server, token, connection: rawConnection}): the
- * same headers and body, written as they are; answers the answer's length in characters.
+ * same headers and body, written as they are; answers the answer's text.
  */
 export async function completeShipmentRaw(at, id) {
   at.head ??= Object.entries({ authorization: `Bearer ${at.token}`, 'content-type': 'application/json', ...FETCH_HEADERS, 'content-length': Buffer.byteLength(COMPLETE) })
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   const answer = await at.connection.request(`PUT /api/v1/models/m_inout/${id} HTTP/1.1`, at.head, COMPLETE);
-  return completedText(id, answer.status, answer.headers['content-encoding'], answer.body).length;
+  return completedText(id, answer.status, answer.headers['content-encoding'], answer.body);
 }
