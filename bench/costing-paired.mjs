@@ -6,7 +6,8 @@
 // to as it is; --http: through node:http), so that both meet the
 // same load of a shared machine. Prints each one's mean time and CPU a completion (/proc, the
 // server process and its database's backends), its answer's length, and whether the last answers
-// of both are alike but for times and uuids (the two databases are made the same way: same ids).
+// of both are alike but for times (also in epoch milliseconds) and uuids (the two databases are
+// made the same way: same ids).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDatabaseName, connect, defaultDatabaseUrl, withDatabase } from './lib/database.mjs';
@@ -76,8 +77,12 @@ try {
     const perShipment = (cores) => ((cores * u.seconds * 1000) / shipments).toFixed(2);
     console.log(`${s.label} (${s.root}): ${shipments} completions, mean ${(s.ms / shipments).toFixed(2)} ms; CPU a completion: server ${perShipment(u.server)} ms, backends ${perShipment(u.backends)} ms; answer ${s.answer.length} characters`);
   }
-  const masked = (text) => text.replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?/g, '<time>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>');
-  console.log(`last answers alike (times and uuids aside): ${masked(sides[0].answer) === masked(sides[1].answer) ? 'yes' : 'NO'}`);
+  const masked = (text) => text.replace(/\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?/g, '<time>').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, '<uuid>').replace(/\b1\d{12}\b/g, '<ms>');
+  const [a, b] = sides.map((s) => masked(s.answer));
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  const around = (t) => t.slice(Math.max(0, at - 60), at + 60);
+  console.log(`last answers alike (times, epoch milliseconds and uuids aside): ${a === b ? 'yes' : `NO, from character ${at}: base …${around(a)}… new …${around(b)}…`}`);
 } finally {
   for (const s of sides) {
     s.agent?.destroy();
