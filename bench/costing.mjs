@@ -1,5 +1,6 @@
 // Costing benchmark (npm run bench:costing; alone: node bench/costing.mjs [--lines 10000]
-// [--shipments 1000] [--seconds 10] [--tcp] [--profile] [--statements] [--fetch]). Build first (npm run build).
+// [--shipments 1000] [--seconds 10] [--tcp] [--profile] [--statements] [--http] [--fetch]). Build first (npm run build).
+// Its database: DATABASE_URL's when that names a dictum_bench_* one, else dictum_bench_costing (made afresh).
 // --profile: a V8 CPU profile of each scenario's server, summarized over the timed completions only;
 // --statements: the recorded statements of a completion, each with its prepared name (or unnamed);
 // --fetch / --http: the timed completions through fetch or node:http rather than a socket of
