@@ -1,8 +1,10 @@
 // Costing benchmark (npm run bench:costing; alone: node bench/costing.mjs [--lines 10000]
-// [--shipments 1000] [--seconds 10] [--tcp] [--profile] [--statements] [--fetch]). Build first (npm run build).
+// [--shipments 1000] [--seconds 10] [--tcp] [--profile] [--statements] [--http] [--fetch]). Build first (npm run build).
+// Its database: DATABASE_URL's when that names a dictum_bench_* one, else dictum_bench_costing (made afresh).
 // --profile: a V8 CPU profile of each scenario's server, summarized over the timed completions only;
 // --statements: the recorded statements of a completion, each with its prepared name (or unnamed);
-// --fetch: the timed completions through fetch rather than node:http (see bench/lib/lean-put.mjs).
+// --fetch / --http: the timed completions through fetch or node:http rather than a socket of
+// their own (see bench/lib/lean-put.mjs).
 // The demo costed at Average PO, on fresh PostgreSQL databases:
 // 1. a physical inventory of --lines lines completed (bench/physical-inventory.mjs --average, one run);
 // 2. --shipments shipments of one line each (a demo product, stock at its average cost) completed one
@@ -20,7 +22,7 @@ import os from 'node:os';
 import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { assertBenchDatabase, connect, defaultDatabaseUrl, withDatabase } from './lib/database.mjs';
+import { assertBenchDatabase, benchDatabaseName, connect, defaultDatabaseUrl, withDatabase } from './lib/database.mjs';
 import { freePort, login, startDictum } from './lib/server.mjs';
 import { startCpuMeter } from './lib/cpu.mjs';
 import { backendPids } from './lib/instances.mjs';
@@ -28,14 +30,14 @@ import { formatProfile, summarizeNewestProfile } from './lib/profile.mjs';
 import { numberOption as option, recordCompletion, replayRatio } from './lib/completion-replay.mjs';
 import { call, completeDocument } from './lib/api-call.mjs';
 import { costDemoAtAverage } from './lib/average-costing.mjs';
-import { completeShipment, keptAliveAgent } from './lib/lean-put.mjs';
+import { completeShipment, completeShipmentRaw, keptAliveAgent, rawConnection } from './lib/lean-put.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lineCount = option('lines', 10_000);
 const shipments = option('shipments', 1000);
 const seconds = option('seconds', 10);
-const NAME = 'dictum_bench_costing';
 const base = process.env.DATABASE_URL ?? defaultDatabaseUrl({ tcp: process.argv.includes('--tcp') });
+const NAME = benchDatabaseName(base, 'dictum_bench_costing');
 const url = withDatabase(base, NAME);
 assertBenchDatabase(url);
 const PRODUCT = 128;
@@ -57,8 +59,9 @@ if (lineCount > 0) {
 }
 
 const admin = await connect(withDatabase(url, 'postgres'));
-await admin.query(`DROP DATABASE IF EXISTS ${NAME}`);
-await admin.query(`CREATE DATABASE ${NAME}`);
+// FORCE: the backends of a previous run's servers may still be ending.
+await admin.query(`DROP DATABASE IF EXISTS "${NAME}" WITH (FORCE)`);
+await admin.query(`CREATE DATABASE "${NAME}"`);
 await admin.end();
 const db = await connect(url);
 const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dictum-costing-bench-'));
@@ -70,10 +73,17 @@ const drafts = async (at, token, n, qty) => {
   return ids;
 };
 const complete = (at, token, id) => completeDocument(at, token, 'm_inout', id);
-// The timed completions through node:http (bench/lib/lean-put.mjs); --fetch: through fetch.
-const agent = keptAliveAgent();
-const completeLean = (at, token, id) => completeShipment({ server: at, token, agent }, id);
-const timedComplete = process.argv.includes('--fetch') ? complete : completeLean;
+// The timed completions on a kept-alive socket written to as it is (bench/lib/lean-put.mjs);
+// --http: through node:http; --fetch: through fetch. One client a scenario (its server's).
+const clientOf = (at, token) => {
+  if (process.argv.includes('--fetch')) return { complete: (id) => complete(at, token, id), close() {} };
+  if (process.argv.includes('--http')) {
+    const http = { server: at, token, agent: keptAliveAgent() };
+    return { complete: (id) => completeShipment(http, id), close: () => http.agent.destroy() };
+  }
+  const raw = { token, connection: rawConnection(at.baseUrl) };
+  return { complete: (id) => completeShipmentRaw(raw, id), close: () => raw.connection.destroy() };
+};
 /** Stock for every shipment of a scenario (and the two recorded ones) on the product's first storage row. */
 const addStock = (qty) =>
   db.query(
@@ -112,13 +122,14 @@ async function shipmentScenario({ qty, element, prepare }) {
   const token = await login(server.baseUrl);
   await prepare();
   const ids = await drafts(server, token, shipments + 1, qty);
-  await timedComplete(server, token, ids.shift());
+  const client = clientOf(server, token);
+  await client.complete(ids.shift());
   const meter = await cpuMeter(server.pid);
   const client0 = process.cpuUsage();
   const started = performance.now();
   // The profile's summary covers the completions only (µs of the monotonic clock the profile's samples are timed by).
   const window = { from: Number(process.hrtime.bigint() / 1000n) };
-  for (const id of ids) await timedComplete(server, token, id);
+  for (const id of ids) await client.complete(id);
   window.to = Number(process.hrtime.bigint() / 1000n);
   const total = performance.now() - started;
   const used = await meter.stop();
@@ -132,17 +143,24 @@ async function shipmentScenario({ qty, element, prepare }) {
        FROM m_cost c WHERE c.m_product_id = $1 AND c.m_costelement_id = $2`,
     [PRODUCT, element],
   );
-  agent.destroy();
+  client.close();
   await server.stop();
   server = null;
   if (profileDir) {
     const summary = summarizeNewestProfile(profileDir, window);
     if (summary) log(`${formatProfile(summary)}\n  (the completions only: samples from ${window.from} to ${window.to} µs)`);
   }
-  // One shipment completed first (caches warm), then the statements of the next one.
+  // One shipment completed first (caches warm), then the statements of the next one. Without the
+  // pauses the recorded completion sometimes read the kept reference identifiers again (7 reads
+  // more, 17 statements instead of 10, as if their cache had been emptied just before: most
+  // likely by a cache notification of the warm-up's writes arriving late), which the timed
+  // completions, after a thousand others, do not.
+  const settle = () => new Promise((r) => setTimeout(r, 500));
   const warmThenNext = async (at, t) => {
     const [first, next] = await drafts(at, t, 2, qty);
+    await settle();
     await complete(at, t, first);
+    await settle();
     return next;
   };
   const statements = await recordCompletion({ root, url, warm: warmThenNext, measured: complete });

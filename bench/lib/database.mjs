@@ -28,6 +28,15 @@ export function databaseName(url) {
   return decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
 }
 
+/**
+ * The database a benchmark makes for itself: the one `url` names when that is a benchmark database
+ * of its own (dictum_bench_<something>, so that runs beside each other need not share one), else `fallback`.
+ */
+export function benchDatabaseName(url, fallback) {
+  const name = databaseName(url);
+  return name.startsWith(`${NAME_PREFIX}_`) ? name : fallback;
+}
+
 /** The same server with another database name. */
 export function withDatabase(url, name) {
   const u = new URL(url);
